@@ -1,0 +1,27 @@
+#!/bin/sh
+# Makes a fresh clone runnable: npm packages, Debian's Chromium and a font for drawing, then the build.
+# Every step is skipped when already done, so `npm start` and `npm test` stay quick on a warm machine.
+set -e
+cd "$(dirname "$0")/.."
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "trueclick: installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+need_apt=""
+if [ -z "$CHROME_PATH" ] && ! command -v chromium >/dev/null 2>&1; then need_apt="chromium"; fi
+if ! fc-list 2>/dev/null | grep -qi dejavu; then need_apt="$need_apt fonts-dejavu-core fontconfig"; fi
+if [ -n "$need_apt" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "trueclick: installing $need_apt with apt-get"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need_apt >/dev/null
+  else
+    echo "trueclick: missing $need_apt. Install it with: sudo apt-get install -y $need_apt" >&2
+    echo "           (or point CHROME_PATH at a Chromium binary)" >&2
+    exit 1
+  fi
+fi
+
+./node_modules/.bin/tsc -p tsconfig.json
