@@ -1,0 +1,68 @@
+import type { Capture } from '../browser/capture.js';
+import type { FrameGeometry } from '../geometry/index.js';
+import { ActionError } from './errors.js';
+import type { Mark } from './marks.js';
+
+export interface FrameRecord {
+  id: string;
+  capture: Capture;
+  geometry: FrameGeometry;
+  marks?: Mark[];
+}
+
+/** Frames of one session: f1, f2, … Old ones are dropped so a long session does not hoard snapshots. */
+export class FrameStore {
+  private readonly frames = new Map<string, FrameRecord>();
+  private next = 1;
+
+  constructor(private readonly keep = 30) {}
+
+  add(capture: Capture, marks?: Mark[]): FrameRecord {
+    const id = `f${this.next++}`;
+    const geometry: FrameGeometry = {
+      image: capture.image,
+      css: capture.css,
+      scroll: capture.scroll,
+      devicePixelRatio: capture.devicePixelRatio,
+    };
+    const rec: FrameRecord = { id, capture, geometry };
+    if (marks) rec.marks = marks;
+    this.frames.set(id, rec);
+    for (const old of this.frames.keys()) {
+      if (this.frames.size <= this.keep) break;
+      this.frames.delete(old);
+    }
+    return rec;
+  }
+
+  latest(): FrameRecord | undefined {
+    return [...this.frames.values()].at(-1);
+  }
+
+  /** The frame, if it still describes the page in the tab; otherwise a refusal that says what to do. */
+  get(id: string, page: { url: string; loaderId: string }): FrameRecord {
+    const rec = this.frames.get(id);
+    if (!rec) {
+      const known = [...this.frames.keys()];
+      throw new ActionError(
+        'UNKNOWN_FRAME',
+        `Unknown frame "${id}"${known.length ? ` (this session has ${known.join(', ')})` : ' (no screenshot taken yet)'}.`,
+        'Call browser_screenshot and pass the id it returns as `frame`.',
+        'frame',
+      );
+    }
+    if (rec.capture.loaderId !== page.loaderId) {
+      throw new ActionError(
+        'FRAME_OUTDATED',
+        `Frame ${id} shows ${rec.capture.url} from before a navigation; the tab now shows ${page.url}.`,
+        'Take a new screenshot (browser_screenshot) and read the point off that one.',
+        'frame',
+      );
+    }
+    return rec;
+  }
+
+  clear(): void {
+    this.frames.clear();
+  }
+}

@@ -1,0 +1,37 @@
+import { toHit, type Hit } from '../browser/element-facts.js';
+import type { Capture } from '../browser/capture.js';
+
+export interface Mark {
+  id: number;
+  backendNodeId: number;
+  hit: Hit;
+  /** CSS viewport px at capture. */
+  css: { x: number; y: number; width: number; height: number };
+  /** Frame image px. */
+  image: { x: number; y: number; width: number; height: number };
+}
+
+/** Numbered labels for the visible interactive elements of a capture, in document order. */
+export function marksFor(capture: Capture, limit = 600): Mark[] {
+  const { scroll, css, image } = capture;
+  const sx = image.width / css.width;
+  const sy = image.height / css.height;
+  const els = capture.snapshot.interactiveElements({ x: scroll.x, y: scroll.y, width: css.width, height: css.height });
+  return els.slice(0, limit).map((el, i) => {
+    const c = { x: el.bounds.x - scroll.x, y: el.bounds.y - scroll.y, width: el.bounds.width, height: el.bounds.height };
+    return {
+      id: i + 1,
+      backendNodeId: el.facts.backendNodeId,
+      hit: toHit(el.facts),
+      css: c,
+      image: { x: c.x * sx, y: c.y * sy, width: c.width * sx, height: c.height * sy },
+    };
+  });
+}
+
+/** `[7] button "Approve" — row "TCK-7741 …"` */
+export function markLine(m: Mark): string {
+  const label = m.hit.name || m.hit.text;
+  const ctx = m.hit.context && m.hit.context !== label ? ` — row "${m.hit.context}"` : '';
+  return `[${m.id}] ${m.hit.role === 'generic' ? m.hit.tag : m.hit.role}${label ? ` "${label}"` : ''}${ctx}`;
+}

@@ -1,0 +1,104 @@
+import { imageSize } from '../geometry/index.js';
+import { BrowserError } from './errors.js';
+import type { PageDriver } from './page-driver.js';
+import { SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
+
+export interface CaptureOptions {
+  /** Long edge of the sent image, px; 0 = full device resolution. */
+  maxImageEdge?: number;
+  /** Pixel budget of the sent image (Claude's ~1.15 MP); applies when maxImageEdge > 0. */
+  maxPixels?: number;
+  /** A further cap on the sent image's width, px (the tool's `max_width`). */
+  maxWidth?: number;
+  budgetMs?: number;
+}
+
+export const DEFAULT_MAX_IMAGE_EDGE = 1568;
+export const DEFAULT_MAX_PIXELS = 1_150_000;
+
+export interface Capture {
+  base64: string;
+  mimeType: 'image/png';
+  image: { width: number; height: number };
+  /** CSS px of the viewport area the image shows (classic scrollbar included). */
+  css: { width: number; height: number };
+  scroll: { x: number; y: number };
+  devicePixelRatio: number;
+  url: string;
+  loaderId: string;
+  capturedAt: number;
+  snapshot: SnapshotIndex;
+  mutationCount: number;
+}
+
+/** devicePixelRatio is a float32 in Blink (1.65 reads 1.649999976); four decimals recover what was set. */
+const roundDpr = (d: number) => Math.round(d * 10_000) / 10_000;
+
+/** The sent image's scale relative to device pixels, so it fits the model's limits without a resize pass. */
+export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions): number {
+  const edge = o.maxImageEdge ?? DEFAULT_MAX_IMAGE_EDGE;
+  let s = 1;
+  if (edge > 0) {
+    s = Math.min(s, edge / Math.max(deviceW, deviceH), Math.sqrt((o.maxPixels ?? DEFAULT_MAX_PIXELS) / (deviceW * deviceH)));
+  }
+  if (o.maxWidth && o.maxWidth > 0) s = Math.min(s, o.maxWidth / deviceW);
+  return s;
+}
+
+/**
+ * One screenshot and everything needed to click by it later.
+ *
+ * The ratio comes from what was captured, not from layout metrics: the clip is the whole viewport in CSS px
+ * (innerWidth, which includes a classic scrollbar, unlike cssVisualViewport), and the image size is read
+ * from the PNG header. Under emulation getLayoutMetrics reports visualViewport == cssVisualViewport, so a
+ * ratio of those two would say 1 at any devicePixelRatio. The snapshot runs concurrently with the capture.
+ */
+export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): Promise<Capture> {
+  const budget = o.budgetMs ?? 10_000;
+  const [metrics, [innerW, innerH, dprRaw, mutationCount]] = await Promise.all([
+    driver.send('Page.getLayoutMetrics', {}, budget),
+    driver.evaluate<[number, number, number, number]>('window.__trueclick.metrics()'),
+  ]);
+  const dpr = roundDpr(dprRaw);
+  const vv = metrics.cssVisualViewport;
+  const scroll = { x: vv.pageX, y: vv.pageY };
+  const scale = captureScale(innerW * dpr, innerH * dpr, o);
+  const url = driver.url;
+  const loaderId = driver.loaderId;
+  const capturedAt = Date.now();
+  const [shot, snap] = await Promise.all([
+    driver.send(
+      'Page.captureScreenshot',
+      {
+        format: 'png',
+        clip: { x: scroll.x, y: scroll.y, width: innerW, height: innerH, scale },
+        captureBeyondViewport: false,
+      },
+      budget,
+    ),
+    driver.send(
+      'DOMSnapshot.captureSnapshot',
+      { computedStyles: [...SNAPSHOT_STYLES], includePaintOrder: true, includeDOMRects: true },
+      budget,
+    ),
+  ]);
+  const head = Buffer.from(shot.data.slice(0, 64), 'base64');
+  const size = imageSize(head);
+  if (size.width < 1 || size.height < 1) {
+    throw new BrowserError('CAPTURE_FAILED', 'Chromium returned an empty screenshot', 'Retry browser_screenshot.');
+  }
+  const snapshot = new SnapshotIndex(snap);
+  return {
+    base64: shot.data,
+    mimeType: 'image/png',
+    image: { width: size.width, height: size.height },
+    css: { width: innerW, height: innerH },
+    scroll,
+    devicePixelRatio: dpr,
+    url,
+    loaderId,
+    capturedAt,
+    snapshot,
+    mutationCount,
+  };
+}

@@ -1,0 +1,48 @@
+/** A browser-side failure the agent can act on: `hint` says what to do next. */
+export class BrowserError extends Error {
+  constructor(
+    readonly code:
+      | 'NO_BROWSER'
+      | 'LAUNCH_FAILED'
+      | 'CONNECT_FAILED'
+      | 'TIMEOUT'
+      | 'PAGE_CLOSED'
+      | 'CAPTURE_FAILED'
+      | 'CDP_ERROR',
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'BrowserError';
+  }
+}
+
+/** Every CDP wait gets a budget: a hung renderer must turn into an answer, not a stuck tool call. */
+export async function withBudget<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new BrowserError(
+            'TIMEOUT',
+            `${what} did not answer within ${ms} ms`,
+            'The page may be busy or hung; retry, or navigate again.',
+          ),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function isTargetClosed(err: unknown): boolean {
+  const m = err instanceof Error ? err.message : String(err);
+  return /Target (page, context or browser )?(has been )?closed|Session closed|Browser has been closed|browser has disconnected|Target crashed/i.test(
+    m,
+  );
+}

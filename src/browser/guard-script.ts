@@ -1,0 +1,115 @@
+/**
+ * Runs in trueclick's isolated world (never the page's), installed with Page.addScriptToEvaluateOnNewDocument
+ * so its window capture listeners are registered before any page script and are first in line.
+ *
+ * Armed for one checked element and point, it judges each trusted pointer/mouse/click event as it is
+ * delivered: an event at the point whose target is not the checked element is stopped before the page's
+ * handlers see it. It also counts DOM mutations, so a click can report how much changed since its frame.
+ * The page cannot see `__trueclick`: globals of an isolated world are invisible to the main world.
+ */
+function guardMain(): void {
+  type Armed = {
+    el: Element;
+    x: number;
+    y: number;
+    armedAt: number;
+    expires: number;
+    events: Array<{ type: string; t: number; delivered: boolean; target: unknown }>;
+  };
+  const w = window as unknown as { __trueclick?: unknown };
+  if (w.__trueclick) return;
+  const state: { armed: Armed | null; mutations: number } = { armed: null, mutations: 0 };
+  const TEXT_CAP = 4000;
+  const CONTEXT_TAGS = ['TR', 'LI', 'ARTICLE'];
+  const CONTEXT_ROLES = ['row', 'listitem', 'article', 'option', 'treeitem', 'gridcell'];
+
+  const facts = (el: Element) => {
+    const attrs: Record<string, string> = {};
+    for (const a of Array.from(el.attributes)) attrs[a.name.toLowerCase()] = a.value;
+    const out: Record<string, unknown> = {
+      tag: el.nodeName.toUpperCase(),
+      attrs,
+      text: (el.textContent ?? '').slice(0, TEXT_CAP),
+    };
+    const input = el as HTMLInputElement;
+    if ('value' in el && typeof input.value === 'string' && el.nodeName !== 'BUTTON' && el.nodeName !== 'LI')
+      out.value = input.value;
+    if (el.nodeName === 'INPUT') out.checked = input.checked;
+    const label = el.closest('label') ?? (input.labels && input.labels[0]);
+    if (label) out.labelText = label.textContent ?? '';
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const role = p.getAttribute('role');
+      if (CONTEXT_TAGS.includes(p.nodeName) || (role && CONTEXT_ROLES.includes(role))) {
+        out.contextText = (p.textContent ?? '').slice(0, TEXT_CAP);
+        break;
+      }
+    }
+    const r = el.getBoundingClientRect();
+    out.rect = { x: r.x, y: r.y, width: r.width, height: r.height };
+    return out;
+  };
+
+  const onEvent = (ev: Event) => {
+    const a = state.armed;
+    if (!a || !ev.isTrusted) return;
+    const me = ev as MouseEvent;
+    if (performance.now() > a.expires) {
+      state.armed = null;
+      return;
+    }
+    // The user's own mouse elsewhere is neither judged nor blocked.
+    if (Math.abs(me.clientX - a.x) > 2 || Math.abs(me.clientY - a.y) > 2) return;
+    const target = ev.composedPath()[0];
+    const delivered = target instanceof Node && (target === a.el || a.el.contains(target));
+    a.events.push({
+      type: ev.type,
+      t: performance.now(),
+      delivered,
+      target: target instanceof Element ? facts(target) : null,
+    });
+    if (!delivered) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
+  };
+  for (const type of ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'auxclick', 'dblclick']) {
+    window.addEventListener(type, onEvent, true);
+  }
+
+  const observer = new MutationObserver((records) => {
+    state.mutations += records.length;
+  });
+  observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+
+  w.__trueclick = {
+    facts,
+    factsAt: (x: number, y: number) => {
+      const el = document.elementFromPoint(x, y);
+      return el ? facts(el) : null;
+    },
+    arm: (el: Element, x: number, y: number, ms: number) => {
+      const now = performance.now();
+      state.armed = { el, x, y, armedAt: now, expires: now + ms, events: [] };
+      return now;
+    },
+    disarm: () => {
+      const a = state.armed;
+      state.armed = null;
+      return a ? { armedAt: a.armedAt, events: a.events } : null;
+    },
+    mutations: () => state.mutations,
+    metrics: () => [innerWidth, innerHeight, devicePixelRatio, state.mutations],
+  };
+}
+
+export const GUARD_WORLD = 'trueclick';
+export const GUARD_SOURCE = `(${guardMain.toString()})();`;
+
+/** Called on the checked element (as `this`) in the isolated world: read its facts and arm the guard. */
+export const INSPECT_AND_ARM = `function (x, y, ms, selector) {
+  const g = window.__trueclick;
+  const f = g.facts(this);
+  if (selector) { try { f.matchesSelector = this.matches(selector) || !!this.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
+  f.armedAt = g.arm(this, x, y, ms);
+  return f;
+}`;

@@ -1,0 +1,80 @@
+import type { ElementFacts } from './element-facts.js';
+import { INSPECT_AND_ARM } from './guard-script.js';
+import type { PageDriver } from './page-driver.js';
+
+export interface LiveFacts extends ElementFacts {
+  armedAt: number;
+  mutations: number;
+  matchesSelector?: boolean;
+  selectorError?: string;
+}
+
+/**
+ * Hit-tests a viewport point with CDP (no page-world script, so a CSP-strict page works), reads what is
+ * there from trueclick's isolated world and arms the in-flight guard for exactly that element.
+ * DOM.getNodeForLocation takes document coordinates, hence the scroll.
+ */
+export async function inspectAndArm(
+  driver: PageDriver,
+  point: { x: number; y: number },
+  scroll: { x: number; y: number },
+  opts: { armMs: number; selector?: string },
+): Promise<LiveFacts | null> {
+  let backendNodeId: number;
+  try {
+    const r = await driver.send('DOM.getNodeForLocation', {
+      x: Math.round(point.x + scroll.x),
+      y: Math.round(point.y + scroll.y),
+      includeUserAgentShadowDOM: false,
+      ignorePointerEventsNone: false,
+    });
+    backendNodeId = r.backendNodeId;
+  } catch (err) {
+    if (/No node found/i.test((err as Error).message)) return null;
+    throw err;
+  }
+  const executionContextId = await driver.isolatedWorld();
+  const { object } = await driver.send('DOM.resolveNode', { backendNodeId, executionContextId });
+  if (!object.objectId) return null;
+  const r = await driver.send('Runtime.callFunctionOn', {
+    objectId: object.objectId,
+    functionDeclaration: INSPECT_AND_ARM,
+    arguments: [{ value: point.x }, { value: point.y }, { value: opts.armMs }, { value: opts.selector ?? null }],
+    returnByValue: true,
+  });
+  void driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  if (r.exceptionDetails) return null;
+  return { ...(r.result.value as Omit<LiveFacts, 'backendNodeId'>), backendNodeId };
+}
+
+export interface GuardEvent {
+  type: string;
+  t: number;
+  delivered: boolean;
+  target: Omit<ElementFacts, 'backendNodeId'> | null;
+}
+
+export async function disarm(driver: PageDriver): Promise<{ armedAt: number; events: GuardEvent[] } | null> {
+  return driver.evaluate('window.__trueclick.disarm()');
+}
+
+/** Whether a node captured earlier is still in the document (and where it is now, CSS viewport px). */
+export async function nodeNow(
+  driver: PageDriver,
+  backendNodeId: number,
+): Promise<(Omit<ElementFacts, 'backendNodeId'> & { connected: boolean }) | null> {
+  try {
+    const executionContextId = await driver.isolatedWorld();
+    const { object } = await driver.send('DOM.resolveNode', { backendNodeId, executionContextId });
+    if (!object.objectId) return null;
+    const r = await driver.send('Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      functionDeclaration: 'function () { const f = window.__trueclick.facts(this); f.connected = this.isConnected; return f; }',
+      returnByValue: true,
+    });
+    void driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+    return r.exceptionDetails ? null : (r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean });
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,108 @@
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import { findChromium } from './chromium-path.js';
+import { BrowserError } from './errors.js';
+import { PageDriver } from './page-driver.js';
+
+export interface BrowserOptions {
+  executablePath?: string;
+  headless?: boolean;
+  /** devicePixelRatio to run at; unset = the browser's own (1 when launched headless). */
+  deviceScaleFactor?: number;
+  viewport?: { width: number; height: number };
+  /** `emulated`: Emulation.setDeviceMetricsOverride in our CDP session; `real`: --force-device-scale-factor. */
+  scaleSource?: 'emulated' | 'real';
+  /** Playwright hides scrollbars in headless; real desktops often show classic ones, so by default we do too. */
+  hideScrollbars?: boolean;
+  cdpEndpoint?: string;
+  extraArgs?: string[];
+}
+
+// Without the background-networking flags Chromium keeps dialling out, which this kind of machine refuses.
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
+
+export interface BrowserHandle {
+  browser: Browser;
+  context: BrowserContext;
+  driver: PageDriver;
+  attached: boolean;
+  close(): Promise<void>;
+}
+
+export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHandle> {
+  if (opts.cdpEndpoint) return attach(opts);
+  const executablePath = findChromium(opts.executablePath);
+  const viewport = opts.viewport ?? DEFAULT_VIEWPORT;
+  const real = opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined;
+  const args = [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])];
+  if (real) args.push(`--force-device-scale-factor=${opts.deviceScaleFactor}`);
+  if (opts.hideScrollbars) args.push('--hide-scrollbars');
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      headless: opts.headless ?? true,
+      args,
+      ignoreDefaultArgs: ['--hide-scrollbars'],
+      timeout: 30_000,
+    });
+  } catch (err) {
+    throw new BrowserError(
+      'LAUNCH_FAILED',
+      `Chromium at ${executablePath} did not start: ${(err as Error).message.split('\n')[0]}`,
+      'Check that it runs: chromium --headless --no-sandbox --version. Reinstall with: sudo apt-get install -y chromium',
+    );
+  }
+  // viewport:null keeps Playwright's own emulation out: a screenshot taken over our CDP session would not
+  // follow emulation set by Playwright's session (research/baselines.md), so our session owns it.
+  const context = await browser.newContext({ viewport: null });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', {
+    width: viewport.width,
+    height: viewport.height,
+    // 0 keeps the real scale factor of the window: the `real` world, where CSS viewports can be fractional.
+    deviceScaleFactor: real ? 0 : (opts.deviceScaleFactor ?? 1),
+    mobile: false,
+  });
+  const driver = await PageDriver.create(page, cdp);
+  return { browser, context, driver, attached: false, close: () => browser.close() };
+}
+
+async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
+  const endpoint = opts.cdpEndpoint ?? '';
+  let browser: Browser;
+  try {
+    browser = await chromium.connectOverCDP(endpoint, { timeout: 15_000 });
+  } catch (err) {
+    throw new BrowserError(
+      'CONNECT_FAILED',
+      `Could not attach to a browser at ${endpoint}: ${(err as Error).message.split('\n')[0]}`,
+      'Start Chromium with --remote-debugging-port=9222 and pass --cdp-endpoint http://127.0.0.1:9222',
+    );
+  }
+  const context = browser.contexts()[0] ?? (await browser.newContext());
+  const page: Page = context.pages()[0] ?? (await context.newPage());
+  const cdp: CDPSession = await context.newCDPSession(page);
+  if (opts.deviceScaleFactor !== undefined || opts.viewport) {
+    const vp = opts.viewport ?? DEFAULT_VIEWPORT;
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: vp.width,
+      height: vp.height,
+      deviceScaleFactor: opts.deviceScaleFactor ?? 0,
+      mobile: false,
+    });
+  }
+  const driver = await PageDriver.create(page, cdp);
+  // Attached: the user's browser stays open when we go.
+  return { browser, context, driver, attached: true, close: async () => driver.detach() };
+}

@@ -1,0 +1,253 @@
+import type { Protocol } from 'devtools-protocol';
+import { CONTEXT_ROLES, CONTEXT_SELECTOR_TAGS, type ElementFacts, normalizeText } from './element-facts.js';
+
+type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
+
+export const SNAPSHOT_STYLES = ['pointer-events', 'visibility', 'cursor', 'display'] as const;
+
+const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
+const INTERACTIVE_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'LABEL']);
+const INTERACTIVE_ROLES = new Set([
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'tab',
+  'menuitem',
+  'option',
+  'switch',
+  'textbox',
+  'combobox',
+  'slider',
+]);
+
+export interface SnapshotElement {
+  index: number;
+  facts: ElementFacts;
+  /** Page (document) CSS px. */
+  bounds: { x: number; y: number; width: number; height: number };
+}
+
+/**
+ * A DOM snapshot taken with the screenshot: answers "what was topmost at this point at capture time" and
+ * "where was the element the agent describes", without touching the page again.
+ */
+export class SnapshotIndex {
+  private readonly strings: string[];
+  private readonly doc: Protocol.DOMSnapshot.DocumentSnapshot | undefined;
+  private readonly children = new Map<number, number[]>();
+  private readonly layoutOf = new Map<number, number>();
+  private readonly textCache = new Map<number, string>();
+
+  constructor(snapshot: Snapshot) {
+    this.strings = snapshot.strings;
+    this.doc = snapshot.documents[0];
+    const parents = this.doc?.nodes.parentIndex ?? [];
+    for (let i = 0; i < parents.length; i++) {
+      const p = parents[i] ?? -1;
+      if (p < 0) continue;
+      let list = this.children.get(p);
+      if (!list) this.children.set(p, (list = []));
+      list.push(i);
+    }
+    const layoutNodes = this.doc?.layout.nodeIndex ?? [];
+    for (let li = 0; li < layoutNodes.length; li++) {
+      const ni = layoutNodes[li];
+      if (ni !== undefined && !this.layoutOf.has(ni)) this.layoutOf.set(ni, li);
+    }
+  }
+
+  get scroll(): { x: number; y: number } {
+    return { x: this.doc?.scrollOffsetX ?? 0, y: this.doc?.scrollOffsetY ?? 0 };
+  }
+
+  private str(i: number | undefined): string {
+    return i === undefined || i < 0 ? '' : (this.strings[i] ?? '');
+  }
+
+  private style(layoutIndex: number, name: (typeof SNAPSHOT_STYLES)[number]): string {
+    const styles = this.doc?.layout.styles[layoutIndex];
+    return this.str(styles?.[SNAPSHOT_STYLES.indexOf(name)]);
+  }
+
+  private nodeType(i: number): number {
+    return this.doc?.nodes.nodeType?.[i] ?? 0;
+  }
+
+  private tag(i: number): string {
+    return this.str(this.doc?.nodes.nodeName?.[i]).toUpperCase();
+  }
+
+  private attrs(i: number): Record<string, string> {
+    const flat = this.doc?.nodes.attributes?.[i] ?? [];
+    const out: Record<string, string> = {};
+    for (let k = 0; k + 1 < flat.length; k += 2) out[this.str(flat[k]).toLowerCase()] = this.str(flat[k + 1]);
+    return out;
+  }
+
+  private parent(i: number): number {
+    return this.doc?.nodes.parentIndex?.[i] ?? -1;
+  }
+
+  /** textContent as the live page computes it: descendant text nodes, shadow trees excluded. */
+  private textContent(i: number): string {
+    const cached = this.textCache.get(i);
+    if (cached !== undefined) return cached;
+    let out = '';
+    const walk = (n: number) => {
+      for (const c of this.children.get(n) ?? []) {
+        const t = this.nodeType(c);
+        if (t === TEXT_NODE) out += this.str(this.doc?.nodes.nodeValue?.[c]);
+        else if (t === ELEMENT_NODE && !this.isShadowRootChild(c)) walk(c);
+        if (out.length > 4000) return;
+      }
+    };
+    walk(i);
+    const text = normalizeText(out);
+    this.textCache.set(i, text);
+    return text;
+  }
+
+  private isShadowRootChild(i: number): boolean {
+    const rare = this.doc?.nodes.shadowRootType;
+    return rare ? rare.index.includes(i) : false;
+  }
+
+  private rare(data: Protocol.DOMSnapshot.RareStringData | undefined, i: number): string | undefined {
+    if (!data) return undefined;
+    const k = data.index.indexOf(i);
+    return k < 0 ? undefined : this.str(data.value[k]);
+  }
+
+  private labelText(i: number, attrs: Record<string, string>): string | undefined {
+    for (let p = this.parent(i); p >= 0; p = this.parent(p)) if (this.tag(p) === 'LABEL') return this.textContent(p);
+    if (!attrs.id) return undefined;
+    const names = this.doc?.nodes.nodeName ?? [];
+    for (let n = 0; n < names.length; n++) {
+      if (this.tag(n) === 'LABEL' && this.attrs(n).for === attrs.id) return this.textContent(n);
+    }
+    return undefined;
+  }
+
+  private contextText(i: number): string | undefined {
+    for (let p = this.parent(i); p >= 0; p = this.parent(p)) {
+      const role = this.attrs(p).role;
+      if (CONTEXT_SELECTOR_TAGS.includes(this.tag(p)) || (role && CONTEXT_ROLES.includes(role))) {
+        return this.textContent(p);
+      }
+    }
+    return undefined;
+  }
+
+  factsOf(nodeIndex: number, scroll = this.scroll): ElementFacts {
+    const nodes = this.doc?.nodes;
+    const attrs = this.attrs(nodeIndex);
+    const facts: ElementFacts = {
+      backendNodeId: nodes?.backendNodeId?.[nodeIndex] ?? -1,
+      tag: this.tag(nodeIndex),
+      attrs,
+      text: this.textContent(nodeIndex),
+    };
+    const value = this.rare(nodes?.inputValue, nodeIndex);
+    if (value !== undefined) facts.value = value;
+    if (nodes?.inputChecked) facts.checked = nodes.inputChecked.index.includes(nodeIndex);
+    const label = this.labelText(nodeIndex, attrs);
+    if (label) facts.labelText = label;
+    const ctx = this.contextText(nodeIndex);
+    if (ctx) facts.contextText = ctx;
+    const b = this.boundsOf(nodeIndex);
+    if (b) facts.rect = { x: b.x - scroll.x, y: b.y - scroll.y, width: b.width, height: b.height };
+    return facts;
+  }
+
+  private boundsOf(nodeIndex: number) {
+    const li = this.layoutOf.get(nodeIndex);
+    if (li === undefined) return undefined;
+    const [x = 0, y = 0, width = 0, height = 0] = this.doc?.layout.bounds[li] ?? [];
+    return { x, y, width, height };
+  }
+
+  /** The element a click at this page point would have reached at capture time (pointer-events:none skipped). */
+  topmostAt(pageX: number, pageY: number): SnapshotElement | null {
+    const layout = this.doc?.layout;
+    if (!layout) return null;
+    let best = -1;
+    let bestOrder = -1;
+    for (let li = 0; li < layout.nodeIndex.length; li++) {
+      const [x = 0, y = 0, w = 0, h = 0] = layout.bounds[li] ?? [];
+      if (pageX < x || pageY < y || pageX >= x + w || pageY >= y + h) continue;
+      if (this.style(li, 'pointer-events') === 'none' || this.style(li, 'visibility') === 'hidden') continue;
+      const order = layout.paintOrders?.[li] ?? 0;
+      if (order >= bestOrder) {
+        bestOrder = order;
+        best = li;
+      }
+    }
+    if (best < 0) return null;
+    let ni = layout.nodeIndex[best] ?? -1;
+    while (ni >= 0 && this.nodeType(ni) !== ELEMENT_NODE) ni = this.parent(ni);
+    if (ni < 0) return null;
+    return this.element(ni);
+  }
+
+  private element(ni: number): SnapshotElement | null {
+    const bounds = this.boundsOf(ni);
+    if (!bounds) return null;
+    return { index: ni, facts: this.factsOf(ni), bounds };
+  }
+
+  /** Visible elements an agent would act on, in document order (for marks and for finding `expect`). */
+  interactiveElements(viewport: { x: number; y: number; width: number; height: number }): SnapshotElement[] {
+    const out: SnapshotElement[] = [];
+    const layout = this.doc?.layout;
+    if (!layout) return out;
+    for (let li = 0; li < layout.nodeIndex.length; li++) {
+      const ni = layout.nodeIndex[li] ?? -1;
+      if (ni < 0 || this.nodeType(ni) !== ELEMENT_NODE) continue;
+      if (this.style(li, 'visibility') === 'hidden' || this.style(li, 'pointer-events') === 'none') continue;
+      const tag = this.tag(ni);
+      const attrs = this.attrs(ni);
+      const interactive =
+        (INTERACTIVE_TAGS.has(tag) && !(tag === 'INPUT' && attrs.type === 'hidden')) ||
+        (attrs.role !== undefined && INTERACTIVE_ROLES.has(attrs.role)) ||
+        'onclick' in attrs ||
+        (this.style(li, 'cursor') === 'pointer' && !this.hasInteractiveAncestor(ni));
+      if (!interactive) continue;
+      const [x = 0, y = 0, w = 0, h = 0] = layout.bounds[li] ?? [];
+      if (w < 2 || h < 2) continue;
+      if (x + w <= viewport.x || y + h <= viewport.y || x >= viewport.x + viewport.width || y >= viewport.y + viewport.height)
+        continue;
+      const el = this.element(ni);
+      if (el) out.push(el);
+    }
+    return out;
+  }
+
+  private hasInteractiveAncestor(ni: number): boolean {
+    for (let p = this.parent(ni); p >= 0; p = this.parent(p)) {
+      const li = this.layoutOf.get(p);
+      if (INTERACTIVE_TAGS.has(this.tag(p))) return true;
+      if (li !== undefined && this.style(li, 'cursor') === 'pointer') return true;
+    }
+    return false;
+  }
+
+  /** All elements with a layout box, for searching what `expect` describes. */
+  *elements(): Generator<SnapshotElement> {
+    const layout = this.doc?.layout;
+    if (!layout) return;
+    for (let li = 0; li < layout.nodeIndex.length; li++) {
+      const ni = layout.nodeIndex[li] ?? -1;
+      if (ni < 0 || this.nodeType(ni) !== ELEMENT_NODE) continue;
+      const el = this.element(ni);
+      if (el && el.bounds.width > 0 && el.bounds.height > 0) yield el;
+    }
+  }
+
+  findByBackendId(backendNodeId: number): SnapshotElement | null {
+    const ids = this.doc?.nodes.backendNodeId ?? [];
+    const ni = ids.indexOf(backendNodeId);
+    return ni < 0 ? null : this.element(ni);
+  }
+}

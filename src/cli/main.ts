@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+import { Command, Option } from 'commander';
+import { VERSION } from '../version.js';
+import { parseNonNegativeInt, parsePositive, parseViewport } from './options.js';
+
+const program = new Command()
+  .name('trueclick')
+  .description('Clicks read off a screenshot land on what the model meant, or do not happen and the agent is told why.')
+  .version(VERSION);
+
+function browserOptions(cmd: Command): Command {
+  return cmd
+    .option('--executable-path <path>', 'Chromium binary (default: CHROME_PATH, then /usr/bin/chromium)')
+    .option('--cdp-endpoint <url>', 'attach to a running browser, e.g. http://127.0.0.1:9222')
+    .option('--device-scale-factor <n>', 'devicePixelRatio to run at, e.g. 2 or 1.65', parsePositive)
+    .option('--viewport <WxH>', 'viewport in CSS px (default 1280x800)', parseViewport)
+    .addOption(new Option('--scale-source <kind>', 'how the scale factor is set').choices(['emulated', 'real']))
+    .option('--headless', 'run without a window (default)', true)
+    .option('--headed', 'show the browser window')
+    .option('--hide-scrollbars', 'hide classic scrollbars')
+    .option('--max-image-edge <px>', 'long edge of screenshots sent to the model (default 1568, 0 = full resolution)', parseNonNegativeInt);
+}
+
+function flags(o: Record<string, unknown>) {
+  return { ...o, headless: o.headed ? false : (o.headless as boolean | undefined) };
+}
+
+browserOptions(
+  program
+    .command('serve')
+    .description('run the MCP server (stdio by default)')
+    .option('--http <port>', 'serve streamable HTTP on this port instead of stdio', parseNonNegativeInt)
+    .option('--host <host>', 'address to bind with --http (default 127.0.0.1)')
+    .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)'),
+).action(async (o) => {
+  const { serve } = await import('./serve.js');
+  await serve(flags(o));
+});
+
+program
+  .command('demo')
+  .description('show a naive screenshot click missing beside trueclick hitting, and the stale guard at work')
+  .option('--out <dir>', 'folder for the annotated screenshots', 'out')
+  .option('--executable-path <path>', 'Chromium binary')
+  .action(async (o) => {
+    const { demo } = await import('./demo.js');
+    process.exitCode = await demo(o);
+  });
+
+program
+  .command('diagnose <file>')
+  .description('fit intended vs actual click points (JSON or CSV) and name the frame error')
+  .action(async (file: string) => {
+    const { runDiagnose } = await import('./diagnose.js');
+    try {
+      console.log(runDiagnose(file));
+    } catch (err) {
+      console.error(`trueclick diagnose: ${(err as Error).message}`);
+      process.exitCode = 2;
+    }
+  });
+
+browserOptions(program.command('doctor').description('check the browser and show the frame trueclick measures')).action(
+  async (o) => {
+    const { doctor } = await import('./doctor.js');
+    process.exitCode = await doctor(flags(o));
+  },
+);
+
+await program.parseAsync();

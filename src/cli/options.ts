@@ -1,0 +1,48 @@
+import { InvalidArgumentError } from 'commander';
+import type { SessionOptions } from '../actions/session.js';
+
+export function parseViewport(v: string): { width: number; height: number } {
+  const m = /^(\d+)x(\d+)$/i.exec(v.trim());
+  if (!m) throw new InvalidArgumentError('expected WxH in CSS px, e.g. 1280x800');
+  const width = Number(m[1]);
+  const height = Number(m[2]);
+  if (width < 100 || height < 100 || width > 8000 || height > 8000)
+    throw new InvalidArgumentError('each side must be between 100 and 8000 CSS px');
+  return { width, height };
+}
+
+export function parsePositive(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a positive number, got "${v}"`);
+  return n;
+}
+
+export function parseNonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a whole number ≥ 0, got "${v}"`);
+  return n;
+}
+
+export interface BrowserFlags {
+  executablePath?: string;
+  cdpEndpoint?: string;
+  deviceScaleFactor?: number;
+  viewport?: { width: number; height: number };
+  headless?: boolean;
+  scaleSource?: 'emulated' | 'real';
+  hideScrollbars?: boolean;
+  maxImageEdge?: number;
+}
+
+export function sessionOptions(f: BrowserFlags): SessionOptions {
+  const o: SessionOptions = {};
+  if (f.executablePath) o.executablePath = f.executablePath;
+  if (f.cdpEndpoint) o.cdpEndpoint = f.cdpEndpoint;
+  if (f.deviceScaleFactor !== undefined) o.deviceScaleFactor = f.deviceScaleFactor;
+  if (f.viewport) o.viewport = f.viewport;
+  if (f.headless !== undefined) o.headless = f.headless;
+  if (f.scaleSource) o.scaleSource = f.scaleSource;
+  if (f.hideScrollbars) o.hideScrollbars = true;
+  if (f.maxImageEdge !== undefined) o.maxImageEdge = f.maxImageEdge;
+  return o;
+}

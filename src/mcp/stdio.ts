@@ -1,0 +1,18 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { SessionOptions } from '../actions/session.js';
+import { createMcpServer, newSession } from './server.js';
+
+export async function serveStdio(options: SessionOptions): Promise<void> {
+  const session = newSession(options);
+  const server = createMcpServer(session);
+  const transport = new StdioServerTransport();
+  const shutdown = async () => {
+    await session.close();
+    process.exit(0);
+  };
+  transport.onclose = () => void shutdown();
+  process.stdin.on('end', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  await server.connect(transport);
+}
