@@ -110,6 +110,7 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector) {
   const g = window.__trueclick;
   const f = g.facts(this);
   if (selector) { try { f.matchesSelector = this.matches(selector) || !!this.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
+  f.mutations = g.mutations();
   f.armedAt = g.arm(this, x, y, ms);
   return f;
 }`;

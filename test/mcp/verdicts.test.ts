@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
+
+// Every verdict of SPEC S4, each produced by a real page in real Chromium, through a real MCP client.
+let srv: FixtureServer;
+let mcp: McpHarness;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Report {
+  verdict: string;
+  message: string;
+  dispatched: { x: number; y: number } | null;
+  hitNow: { id?: string; context?: string } | null;
+  hitAtCapture: { id?: string; context?: string } | null;
+  landed?: { id?: string } | null;
+  expectedAt?: { css: { x: number; y: number }; image: { x: number; y: number } };
+  diagnosis?: { verdict: string; scale: { x: number; y: number }; likelyCauses: string[] };
+  mutationsSinceFrame: number | null;
+  frameAgeMs: number | null;
+}
+
+before(async () => {
+  srv = await startFixtureServer();
+  mcp = await startStdio(['--device-scale-factor', '2']);
+});
+after(async () => {
+  await mcp?.close();
+  await srv?.close();
+});
+
+/** Slot i's Delete button centre in the ticket queue (fixtures/server.ts). */
+const deleteSlot = (i: number) => ({ x: 1180, y: 148 + 56 * i });
+
+describe('verdicts from real pages', () => {
+  test('STALE_TARGET: rows re-sorted since the frame; nothing deleted; a new frame deletes the right row', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/tickets', { resort: 1200, run: 'stale' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, deleteSlot(2));
+    await sleep(1500); // the model "thinks"; the rows re-sort meanwhile
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y, expect: { text: 'Delete', context: 'TCK-7743' } });
+    const s = structured<Report>(r);
+    assert.equal(r.isError, true);
+    assert.equal(s.verdict, 'STALE_TARGET', text(r));
+    assert.equal(s.dispatched, null);
+    assert.match(s.hitAtCapture?.context ?? '', /TCK-7743/);
+    assert.doesNotMatch(s.hitNow?.context ?? '', /TCK-7743/);
+    assert.ok((s.mutationsSinceFrame ?? 0) > 0, 'mutations since frame counted');
+    assert.match(s.message, /new screenshot/);
+    await sleep(200);
+    assert.equal(srv.hits({ run: 'stale', type: 'click' }).length, 0, 'no click reached the page');
+
+    const shot = await mcp.call('browser_screenshot', { marks: true });
+    const marks = structured<{ frame: { id: string }; marks: Array<{ id: number; name: string; context?: string }> }>(shot);
+    const m = marks.marks.find((k) => k.name === 'Delete' && /TCK-7743/.test(k.context ?? ''));
+    assert.ok(m, 'the TCK-7743 Delete button is marked');
+    const ok = await mcp.call('browser_click', { frame: marks.frame.id, mark: m.id, expect: { context: 'TCK-7743' } });
+    assert.equal(structured<Report>(ok).verdict, 'OK', text(ok));
+    const hits = await srv.waitForHits(1, { run: 'stale', type: 'click' });
+    assert.equal(hits[0]?.extra?.deleted, 'TCK-7743');
+  });
+
+  test('COVERED: a toast appeared over the point; pointer-events:none decorations are not covers', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/tickets', { toast: 1000, run: 'covered' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, deleteSlot(0));
+    await sleep(1300);
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
+    const s = structured<Report>(r);
+    assert.equal(s.verdict, 'COVERED', text(r));
+    assert.equal(s.dispatched, null);
+    assert.equal(s.hitAtCapture?.id, 'del-TCK-7741');
+    await sleep(200);
+    assert.equal(srv.hits({ run: 'covered', type: 'click' }).length, 0);
+
+    await mcp.call('browser_navigate', { url: srv.url('/tickets', { toast: 1000, pe: 'none', run: 'deco' }) });
+    const g = await frameOf(mcp);
+    await sleep(1300);
+    const q = imagePx(g, deleteSlot(0));
+    const ok = await mcp.call('browser_click', { frame: g.id, x: q.x, y: q.y });
+    assert.equal(structured<Report>(ok).verdict, 'OK', text(ok));
+    assert.equal((await srv.waitForHits(1, { run: 'deco', type: 'click' }))[0]?.extra?.deleted, 'TCK-7741');
+  });
+
+  test('COVERED: a modal over the whole viewport', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/covered', { modal: 1000, run: 'modal' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, { x: 280, y: 224 });
+    await sleep(1300);
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
+    assert.equal(structured<Report>(r).verdict, 'COVERED', text(r));
+    assert.equal(srv.hits({ run: 'modal', type: 'click' }).length, 0);
+  });
+
+  test('MISSED_TARGET: the point did not hold what expect describes; the answer says where it was', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/approve', { run: 'missed' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, { x: 900, y: 636 }); // 202 px left of Approve's centre
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y, expect: { text: 'Approve', role: 'button' } });
+    const s = structured<Report>(r);
+    assert.equal(s.verdict, 'MISSED_TARGET', text(r));
+    assert.equal(s.dispatched, null);
+    assert.ok(s.expectedAt);
+    assert.ok(Math.abs(s.expectedAt.css.x - 1102) < 0.5 && Math.abs(s.expectedAt.css.y - 636) < 0.5);
+    const img = imagePx(f, { x: 1102, y: 636 });
+    assert.ok(Math.abs(s.expectedAt.image.x - img.x) < 0.5);
+    assert.match(s.message, /x \d+, y \d+, frame/);
+    await sleep(200);
+    assert.equal(srv.hits({ run: 'missed', type: 'click' }).length, 0);
+  });
+
+  test('FRAME_MISMATCH: misses that fit one scale name the scale and a likely cause', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/targets', { run: 'mismatch' }) });
+    const f = await frameOf(mcp);
+    // The client showed the image 1000 px wide and the agent forgot shown_width: every point shrinks.
+    const k = 1000 / f.image.width;
+    const targets = [
+      { css: { x: 640, y: 400 }, text: 'M' },
+      { css: { x: 1260, y: 780 }, text: 'F' },
+      { css: { x: 1268, y: 400 }, text: 'E' },
+    ];
+    const verdicts: string[] = [];
+    let last: Report | undefined;
+    for (const t of targets) {
+      const p = imagePx(f, t.css);
+      const r = await mcp.call('browser_click', { frame: f.id, x: p.x * k, y: p.y * k, expect: { text: t.text, role: 'button' } });
+      last = structured<Report>(r);
+      verdicts.push(last.verdict);
+    }
+    assert.deepEqual(verdicts, ['MISSED_TARGET', 'MISSED_TARGET', 'FRAME_MISMATCH']);
+    assert.equal(last?.diagnosis?.verdict, 'uniform-scale');
+    assert.ok(Math.abs((last?.diagnosis?.scale.x ?? 0) - k) < 0.01, JSON.stringify(last?.diagnosis));
+    assert.ok(Math.abs((last?.diagnosis?.scale.y ?? 0) - k) < 0.01, JSON.stringify(last?.diagnosis));
+    assert.match(last?.message ?? '', /shown_width/);
+    assert.equal(srv.hits({ run: 'mismatch', type: 'click' }).length, 0);
+  });
+
+  test('LANDED_ELSEWHERE: the target moved away during the click; the release is stopped and reported', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/moving', { run: 'moving' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, { x: 400, y: 300 });
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
+    const s = structured<Report>(r);
+    assert.equal(s.verdict, 'LANDED_ELSEWHERE', text(r));
+    assert.equal(s.landed?.id, 'behind');
+    assert.ok(s.dispatched);
+    await sleep(200);
+    // The guard stopped the click before the page's listeners: the page recorded the press only.
+    assert.equal(srv.hits({ run: 'moving', type: 'click' }).length, 0);
+    assert.ok(srv.hits({ run: 'moving', type: 'pointerdown' }).some((h) => h.id === 'mover'));
+  });
+
+  test('OK on a CSP-strict page: no page-world script needed', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/csp', { run: 'csp' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, { x: 280, y: 224 });
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y, expect: { text: 'Save' } });
+    assert.equal(structured<Report>(r).verdict, 'OK', text(r));
+    assert.equal((await srv.waitForHits(1, { run: 'csp', type: 'click' }))[0]?.id, 'save');
+  });
+});
