@@ -87,7 +87,9 @@ export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): 
   if (size.width < 1 || size.height < 1) {
     throw new BrowserError('CAPTURE_FAILED', 'Chromium returned an empty screenshot', 'Retry browser_screenshot.');
   }
-  const snapshot = new SnapshotIndex(snap);
+  const doc = snap.documents[0];
+  const devicePerCss = doc?.contentWidth && metrics.cssContentSize.width ? doc.contentWidth / metrics.cssContentSize.width : 1;
+  const snapshot = new SnapshotIndex(snap, devicePerCss);
   return {
     base64: shot.data,
     mimeType: 'image/png',

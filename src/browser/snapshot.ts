@@ -40,7 +40,14 @@ export class SnapshotIndex {
   private readonly layoutOf = new Map<number, number>();
   private readonly textCache = new Map<number, string>();
 
-  constructor(snapshot: Snapshot) {
+  /**
+   * @param devicePerCss snapshot units per CSS px: 1 under emulation, but with a real scale factor
+   * DOMSnapshot reports bounds and scroll in device px (DOM.getNodeForLocation still takes CSS px).
+   */
+  constructor(
+    snapshot: Snapshot,
+    private readonly devicePerCss = 1,
+  ) {
     this.strings = snapshot.strings;
     this.doc = snapshot.documents[0];
     const parents = this.doc?.nodes.parentIndex ?? [];
@@ -59,7 +66,7 @@ export class SnapshotIndex {
   }
 
   get scroll(): { x: number; y: number } {
-    return { x: this.doc?.scrollOffsetX ?? 0, y: this.doc?.scrollOffsetY ?? 0 };
+    return { x: (this.doc?.scrollOffsetX ?? 0) / this.devicePerCss, y: (this.doc?.scrollOffsetY ?? 0) / this.devicePerCss };
   }
 
   private str(i: number | undefined): string {
@@ -163,9 +170,14 @@ export class SnapshotIndex {
 
   private boundsOf(nodeIndex: number) {
     const li = this.layoutOf.get(nodeIndex);
-    if (li === undefined) return undefined;
+    return li === undefined ? undefined : this.box(li);
+  }
+
+  /** Layout box of a layout node in CSS page px. */
+  private box(li: number): { x: number; y: number; width: number; height: number } {
     const [x = 0, y = 0, width = 0, height = 0] = this.doc?.layout.bounds[li] ?? [];
-    return { x, y, width, height };
+    const k = this.devicePerCss;
+    return { x: x / k, y: y / k, width: width / k, height: height / k };
   }
 
   /** The element a click at this page point would have reached at capture time (pointer-events:none skipped). */
@@ -175,7 +187,7 @@ export class SnapshotIndex {
     let best = -1;
     let bestOrder = -1;
     for (let li = 0; li < layout.nodeIndex.length; li++) {
-      const [x = 0, y = 0, w = 0, h = 0] = layout.bounds[li] ?? [];
+      const { x, y, width: w, height: h } = this.box(li);
       if (pageX < x || pageY < y || pageX >= x + w || pageY >= y + h) continue;
       if (this.style(li, 'pointer-events') === 'none' || this.style(li, 'visibility') === 'hidden') continue;
       const order = layout.paintOrders?.[li] ?? 0;
@@ -214,7 +226,7 @@ export class SnapshotIndex {
         'onclick' in attrs ||
         (this.style(li, 'cursor') === 'pointer' && !this.hasInteractiveAncestor(ni));
       if (!interactive) continue;
-      const [x = 0, y = 0, w = 0, h = 0] = layout.bounds[li] ?? [];
+      const { x, y, width: w, height: h } = this.box(li);
       if (w < 2 || h < 2) continue;
       if (x + w <= viewport.x || y + h <= viewport.y || x >= viewport.x + viewport.width || y >= viewport.y + viewport.height)
         continue;
