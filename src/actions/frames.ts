@@ -14,6 +14,8 @@ export interface FrameRecord {
 export class FrameStore {
   private readonly frames = new Map<string, FrameRecord>();
   private next = 1;
+  /** Why frames before the current ones are gone, for a refusal that says what happened. */
+  private voidReason = 'it is older than the last 30 frames this session keeps';
 
   constructor(private readonly keep = 30) {}
 
@@ -42,6 +44,15 @@ export class FrameStore {
   /** The frame, if it still describes the page in the tab; otherwise a refusal that says what to do. */
   get(id: string, page: { url: string; loaderId: string }): FrameRecord {
     const rec = this.frames.get(id);
+    const n = /^f(\d+)$/.exec(id);
+    if (!rec && n && Number(n[1]) < this.next) {
+      throw new ActionError(
+        'FRAME_VOID',
+        `Frame ${id} can no longer be used: ${this.voidReason}.`,
+        'Take a new screenshot (browser_screenshot) and read the point off that one.',
+        'frame',
+      );
+    }
     if (!rec) {
       const known = [...this.frames.keys()];
       throw new ActionError(
@@ -62,7 +73,9 @@ export class FrameStore {
     return rec;
   }
 
-  clear(): void {
+  /** Voids every frame (e.g. the browser was relaunched); their ids are never reused. */
+  clear(reason: string): void {
     this.frames.clear();
+    this.voidReason = reason;
   }
 }

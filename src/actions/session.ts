@@ -47,7 +47,7 @@ export class TrueclickSession {
     if (this.handle && !this.handle.driver.isClosed && this.handle.browser.isConnected()) return this.handle.driver;
     if (this.handle) {
       this.relaunchNotice = 'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
-      this.frames.clear();
+      this.frames.clear('the tab or browser closed and trueclick started a new one');
       this.misses.clear();
       await this.handle.close().catch(() => {});
       this.handle = undefined;

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { ActionError, TrueclickSession, trueclickForPage } from '../../src/index.js';
+import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { findChromium } from '../../src/browser/chromium-path.js';
+
+let srv: FixtureServer;
+let session: TrueclickSession;
+before(async () => {
+  srv = await startFixtureServer();
+  session = new TrueclickSession({ deviceScaleFactor: 2 });
+});
+after(async () => {
+  await session?.close();
+  await srv?.close();
+});
+
+describe('library: the session the MCP tools use', () => {
+  test('NaN and Infinity are refused with a typed error, and nothing is clicked', async () => {
+    await session.navigate(srv.url('/approve', { run: 'nan' }));
+    const shot = await session.screenshot();
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      await assert.rejects(session.click({ frame: shot.frame.id, x: bad, y: 100 }), (err: unknown) => {
+        assert.ok(err instanceof ActionError, String(err));
+        assert.match(err.code, /NOT_A_NUMBER|NOT_FINITE/);
+        assert.match(`${err.message} ${err.hint}`, /finite|number/i);
+        return true;
+      });
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal(srv.hits({ run: 'nan', type: 'click' }).length, 0);
+  });
+
+  test('a closed tab: the click is refused with what to do, the next call relaunches and says so', async () => {
+    await session.navigate(srv.url('/approve', { run: 'closed' }));
+    const shot = await session.screenshot();
+    const driver = await session.driver();
+    await driver.page.close();
+    // The frame belongs to a tab that is gone: refused, never clicked somewhere else.
+    await assert.rejects(session.click({ frame: shot.frame.id, x: 10, y: 10 }), /can no longer be used: the tab or browser closed/);
+    assert.match(session.takeNotice() ?? '', /started a new one/);
+    await session.navigate(srv.url('/approve', { run: 'closed-2' }));
+    const again = await session.screenshot();
+    const r = await session.click({ frame: again.frame.id, x: (1102 * again.frame.geometry.image.width) / 1280, y: (636 * again.frame.geometry.image.height) / 800 });
+    assert.equal(r.verdict, 'OK', r.message);
+  });
+
+  test('trueclickForPage: a Playwright Page gets guarded clicks with the same verdicts', async () => {
+    const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(srv.url('/approve', { run: 'pw' }));
+      const tc = await trueclickForPage(page);
+      const shot = await tc.screenshot();
+      const g = shot.frame.geometry;
+      const r = await tc.click({ frame: shot.frame.id, x: (1102 * g.image.width) / g.css.width, y: (636 * g.image.height) / g.css.height, expect: { text: 'Approve' } });
+      assert.equal(r.verdict, 'OK', r.message);
+      assert.equal(r.landed?.id, 'approve');
+      assert.equal(await page.evaluate(() => (window as unknown as { __approved?: boolean }).__approved), true);
+      await tc.close();
+    } finally {
+      await browser.close();
+    }
+  });
+});
