@@ -11,8 +11,17 @@ import { PageDriver } from './browser/page-driver.js';
 export async function trueclickForPage(page: Page, options: SessionOptions = {}): Promise<TrueclickSession> {
   const context = page.context();
   const browser = context.browser();
-  if (!browser) throw new Error('trueclickForPage needs a page of a launched or connected browser (not a persistent context).');
+  if (!browser)
+    throw new Error(
+      'trueclickForPage needs a page of a launched or connected browser (not a persistent context).',
+    );
   const cdp = await context.newCDPSession(page);
   const driver = await PageDriver.create(page, cdp);
-  return new TrueclickSession(options, { browser, context, driver, attached: true, close: () => driver.detach() });
+  return new TrueclickSession(options, {
+    browser,
+    context,
+    driver,
+    attached: true,
+    close: () => driver.detach(),
+  });
 }

@@ -1,4 +1,4 @@
-import { toHit, describeHit, type ElementFacts, type Hit, sameElement } from '../browser/element-facts.js';
+import { describeHit, type ElementFacts, type Hit, sameElement, toHit } from '../browser/element-facts.js';
 import { disarm, inspectAndArm, type LiveFacts, nodeNow } from '../browser/hit-test.js';
 import { currentScroll, dispatchClick, moveMouse } from '../browser/input.js';
 import type { PageDriver } from '../browser/page-driver.js';
@@ -44,9 +44,20 @@ async function resolveTarget(ctx: ActionContext, req: ClickRequest): Promise<Res
   const frame = req.frame ? ctx.frames.get(req.frame, ctx.driver) : undefined;
   if (req.mark !== undefined) {
     if (req.x !== undefined || req.y !== undefined || req.box || req.model_output) {
-      throw new ActionError('TWO_TARGETS', 'Pass exactly one target: `mark`, or x/y, or box, or model_output.', 'Drop all but one.', 'mark');
+      throw new ActionError(
+        'TWO_TARGETS',
+        'Pass exactly one target: `mark`, or x/y, or box, or model_output.',
+        'Drop all but one.',
+        'mark',
+      );
     }
-    if (!frame) throw new ActionError('FRAME_REQUIRED', '`mark` needs the `frame` whose screenshot showed the marks.', 'Pass frame with the mark.', 'frame');
+    if (!frame)
+      throw new ActionError(
+        'FRAME_REQUIRED',
+        '`mark` needs the `frame` whose screenshot showed the marks.',
+        'Pass frame with the mark.',
+        'frame',
+      );
     const mark = frame.marks?.find((m) => m.id === req.mark);
     if (!mark) {
       throw new ActionError(
@@ -72,7 +83,7 @@ async function resolveTarget(ctx: ActionContext, req: ClickRequest): Promise<Res
     const r = resolveRequest(targetFields(req), frame?.geometry);
     return { frame, point: r.css, imagePoint: r.image ?? null };
   } catch (err) {
-    if (err instanceof GeometryError) throw new ActionError(err.code, err.message, err.hint, err.field);
+    if (err instanceof GeometryError) throw new ActionError(err.code, err.problem, err.hint, err.field);
     throw err;
   }
 }
@@ -105,7 +116,11 @@ async function isCover(
  * The guarded click (SPEC S4): resolve → compare with capture → hit-test now → dispatch → verify.
  * With `dryRun` it stops before dispatch (browser_point) and never arms a guard that could block input.
  */
-export async function guardedClick(ctx: ActionContext, req: ClickRequest, dryRun = false): Promise<ClickReport> {
+export async function guardedClick(
+  ctx: ActionContext,
+  req: ClickRequest,
+  dryRun = false,
+): Promise<ClickReport> {
   const { driver } = ctx;
   const resolved = await resolveTarget(ctx, req);
   const { frame, point } = resolved;
@@ -170,10 +185,16 @@ export async function guardedClick(ctx: ActionContext, req: ClickRequest, dryRun
   // The hover runs alongside the check (its ack waits for a rendered frame); the press is queued after it.
   const hover = dryRun ? Promise.resolve() : moveMouse(driver, vp);
   hover.catch(() => {});
-  let live = await inspectAndArm(driver, vp, scrollNow, { armMs: dryRun ? 0 : ARM_MS, selector: expect?.selector });
+  let live = await inspectAndArm(driver, vp, scrollNow, {
+    armMs: dryRun ? 0 : ARM_MS,
+    selector: expect?.selector,
+  });
   // A fixed-position element does not follow the document: try the point where it was in the viewport.
   if (then && report.scrollSinceFrame && !(live && sameElement(then.facts, live))) {
-    const fixed = await inspectAndArm(driver, point, scrollNow, { armMs: dryRun ? 0 : ARM_MS, selector: expect?.selector });
+    const fixed = await inspectAndArm(driver, point, scrollNow, {
+      armMs: dryRun ? 0 : ARM_MS,
+      selector: expect?.selector,
+    });
     if (fixed && sameElement(then.facts, fixed)) {
       live = fixed;
       vp = point;
@@ -183,7 +204,12 @@ export async function guardedClick(ctx: ActionContext, req: ClickRequest, dryRun
   if (live && frame) report.mutationsSinceFrame = Math.max(0, live.mutations - frame.capture.mutationCount);
   if (live?.selectorError) {
     await disarm(driver);
-    throw new ActionError('BAD_SELECTOR', `expect.selector is not a valid CSS selector: ${live.selectorError}`, 'Pass a valid CSS selector.', 'expect.selector');
+    throw new ActionError(
+      'BAD_SELECTOR',
+      `expect.selector is not a valid CSS selector: ${live.selectorError}`,
+      'Pass a valid CSS selector.',
+      'expect.selector',
+    );
   }
 
   const refusal = await compare(ctx, frame, then, live, page, vp, report, expect);
@@ -215,7 +241,8 @@ function missedAtCapture(
   const view = { ...frame.geometry.scroll, ...frame.geometry.css };
   const candidates = findExpected(frame.capture.snapshot, expect, view);
   const holds =
-    candidates.some((c) => boundsContain(c.bounds, page.x, page.y)) || (then !== null && hitMatches(toHit(then.facts), expect));
+    candidates.some((c) => boundsContain(c.bounds, page.x, page.y)) ||
+    (then !== null && hitMatches(toHit(then.facts), expect));
   if (holds) return null;
   const best = candidates[0];
   if (!best) {
@@ -225,7 +252,10 @@ function missedAtCapture(
       message: `Not clicked: at capture the point ${fmtPoint(point)} held ${describeHit(report.hitAtCapture)}, and nothing in frame ${frame.id} fits expect ${JSON.stringify(expect)}. Check the description, or scroll and take a new screenshot if the target is off-screen.`,
     };
   }
-  const target = { x: centre(best.bounds).x - frame.geometry.scroll.x, y: centre(best.bounds).y - frame.geometry.scroll.y };
+  const target = {
+    x: centre(best.bounds).x - frame.geometry.scroll.x,
+    y: centre(best.bounds).y - frame.geometry.scroll.y,
+  };
   const offsetCss = { x: point.x - target.x, y: point.y - target.y };
   report.expectedAt = { css: target, image: toImage(frame, target), offsetCss };
   ctx.misses.add(target, point);
@@ -311,13 +341,19 @@ function verify(
   }
   const delivered = guard.events.filter((e) => e.delivered);
   const blocked = guard.events.filter((e) => !e.delivered);
-  report.guard = { firstInLine: driver.guardFirstInLine, blocked: blocked.length, delivered: delivered.length };
+  report.guard = {
+    firstInLine: driver.guardFirstInLine,
+    blocked: blocked.length,
+    delivered: delivered.length,
+  };
   const first = guard.events[0];
   if (first) report.exposureMs = Math.round((first.t - guard.armedAt) * 100) / 100;
   const late = driver.guardFirstInLine
     ? ''
     : ' (this page was loaded before trueclick attached, so listeners it registered earlier may have seen the event first)';
-  const other = blocked[0]?.target ? toHit({ ...(blocked[0].target as Omit<ElementFacts, 'backendNodeId'>), backendNodeId: -1 }) : null;
+  const other = blocked[0]?.target
+    ? toHit({ ...(blocked[0].target as Omit<ElementFacts, 'backendNodeId'>), backendNodeId: -1 })
+    : null;
   if (blocked.length > 0 && delivered.length === 0) {
     report.verdict = 'STALE_TARGET';
     report.landed = null;
@@ -344,13 +380,16 @@ function verify(
   const landed: Hit | null = report.hitNow;
   report.landed = landed;
   report.message = `Clicked ${describeHit(landed)} at ${where}; it is the element that was under the point in the frame.`;
-  if (!report.frame) report.message = `Clicked ${describeHit(landed)} at ${where} (no frame given, so nothing to compare with capture).`;
+  if (!report.frame)
+    report.message = `Clicked ${describeHit(landed)} at ${where} (no frame given, so nothing to compare with capture).`;
   return report;
 }
 
 function pointSentence(r: ClickReport): string {
   const img = r.frame && r.imagePoint ? ` = frame ${r.frame} image px ${fmtPoint(r.imagePoint)}` : '';
   const changed =
-    r.hitAtCapture && r.hitNow && r.hitAtCapture.nodeId === r.hitNow.nodeId ? 'same element as at capture' : 'at capture: ' + describeHit(r.hitAtCapture);
+    r.hitAtCapture && r.hitNow && r.hitAtCapture.nodeId === r.hitNow.nodeId
+      ? 'same element as at capture'
+      : `at capture: ${describeHit(r.hitAtCapture)}`;
   return `Point CSS ${fmtPoint(r.point ?? { x: 0, y: 0 })}${img} holds ${describeHit(r.hitNow)}${r.frame ? ` (${changed})` : ''}. Nothing was clicked.`;
 }

@@ -39,7 +39,12 @@ export function findExpected(
   const found: SnapshotElement[] = [];
   for (const el of snapshot.elements()) {
     const b = el.bounds;
-    if (b.x + b.width <= view.x || b.y + b.height <= view.y || b.x >= view.x + view.width || b.y >= view.y + view.height)
+    if (
+      b.x + b.width <= view.x ||
+      b.y + b.height <= view.y ||
+      b.x >= view.x + view.width ||
+      b.y >= view.y + view.height
+    )
       continue;
     if (hitMatches(toHit(el.facts), expect)) found.push(el);
   }
@@ -60,6 +65,10 @@ function contains(
   );
 }
 
-export function boundsContain(b: { x: number; y: number; width: number; height: number }, x: number, y: number) {
+export function boundsContain(
+  b: { x: number; y: number; width: number; height: number },
+  x: number,
+  y: number,
+) {
   return x >= b.x && y >= b.y && x < b.x + b.width && y < b.y + b.height;
 }

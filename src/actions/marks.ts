@@ -1,5 +1,5 @@
-import { toHit, type Hit } from '../browser/element-facts.js';
 import type { Capture } from '../browser/capture.js';
+import { type Hit, toHit } from '../browser/element-facts.js';
 
 export interface Mark {
   id: number;
@@ -16,9 +16,19 @@ export function marksFor(capture: Capture, limit = 600): Mark[] {
   const { scroll, css, image } = capture;
   const sx = image.width / css.width;
   const sy = image.height / css.height;
-  const els = capture.snapshot.interactiveElements({ x: scroll.x, y: scroll.y, width: css.width, height: css.height });
+  const els = capture.snapshot.interactiveElements({
+    x: scroll.x,
+    y: scroll.y,
+    width: css.width,
+    height: css.height,
+  });
   return els.slice(0, limit).map((el, i) => {
-    const c = { x: el.bounds.x - scroll.x, y: el.bounds.y - scroll.y, width: el.bounds.width, height: el.bounds.height };
+    const c = {
+      x: el.bounds.x - scroll.x,
+      y: el.bounds.y - scroll.y,
+      width: el.bounds.width,
+      height: el.bounds.height,
+    };
     return {
       id: i + 1,
       backendNodeId: el.facts.backendNodeId,

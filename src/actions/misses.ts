@@ -1,7 +1,14 @@
 import { diagnose } from '../geometry/index.js';
 import type { Point } from './verdicts.js';
 
-const FRAME_PROBLEMS = new Set(['uniform-scale', 'constant-offset', 'axes-swapped', 'vertical-flip', 'horizontal-flip', 'per-axis-scale']);
+const FRAME_PROBLEMS = new Set([
+  'uniform-scale',
+  'constant-offset',
+  'axes-swapped',
+  'vertical-flip',
+  'horizontal-flip',
+  'per-axis-scale',
+]);
 
 /**
  * Misses of one session: where the described element was (intended) vs where the point would have landed

@@ -44,9 +44,11 @@ export class TrueclickSession {
 
   /** The page driver, (re)launching the browser when it is missing, closed or crashed. */
   async driver(): Promise<PageDriver> {
-    if (this.handle && !this.handle.driver.isClosed && this.handle.browser.isConnected()) return this.handle.driver;
+    if (this.handle && !this.handle.driver.isClosed && this.handle.browser.isConnected())
+      return this.handle.driver;
     if (this.handle) {
-      this.relaunchNotice = 'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
+      this.relaunchNotice =
+        'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
       this.frames.clear('the tab or browser closed and trueclick started a new one');
       this.misses.clear();
       await this.handle.close().catch(() => {});
@@ -70,10 +72,20 @@ export class TrueclickSession {
     try {
       parsed = new URL(url);
     } catch {
-      throw new ActionError('BAD_URL', `"${url}" is not an absolute URL.`, 'Pass a full URL such as https://example.com/.', 'url');
+      throw new ActionError(
+        'BAD_URL',
+        `"${url}" is not an absolute URL.`,
+        'Pass a full URL such as https://example.com/.',
+        'url',
+      );
     }
     if (!['http:', 'https:', 'file:', 'about:', 'data:'].includes(parsed.protocol)) {
-      throw new ActionError('BAD_URL', `Unsupported URL scheme ${parsed.protocol}`, 'Use http:// or https://.', 'url');
+      throw new ActionError(
+        'BAD_URL',
+        `Unsupported URL scheme ${parsed.protocol}`,
+        'Use http:// or https://.',
+        'url',
+      );
     }
     const driver = await this.driver();
     await driver.navigate(url);
@@ -111,7 +123,10 @@ export class TrueclickSession {
   }
 
   /** Types into the focused element, or clicks a target first (guarded, like browser_click). */
-  async type(text: string, opts: { submit?: boolean; target?: ClickRequest }): Promise<{ click?: ClickReport }> {
+  async type(
+    text: string,
+    opts: { submit?: boolean; target?: ClickRequest },
+  ): Promise<{ click?: ClickReport }> {
     const driver = await this.driver();
     let click: ClickReport | undefined;
     if (opts.target) {
@@ -137,9 +152,17 @@ export class TrueclickSession {
     }
   }
 
-  async scroll(dx: number, dy: number): Promise<{ before: { x: number; y: number }; after: { x: number; y: number } }> {
+  async scroll(
+    dx: number,
+    dy: number,
+  ): Promise<{ before: { x: number; y: number }; after: { x: number; y: number } }> {
     if (!Number.isFinite(dx) || !Number.isFinite(dy)) {
-      throw new ActionError('BAD_SCROLL', `dx and dy must be finite numbers (got ${dx}, ${dy}).`, 'Pass CSS px, e.g. dy: 600.', 'dy');
+      throw new ActionError(
+        'BAD_SCROLL',
+        `dx and dy must be finite numbers (got ${dx}, ${dy}).`,
+        'Pass CSS px, e.g. dy: 600.',
+        'dy',
+      );
     }
     const driver = await this.driver();
     const before = await currentScroll(driver);

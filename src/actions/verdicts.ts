@@ -1,7 +1,13 @@
 import type { Hit } from '../browser/element-facts.js';
 import type { Expect } from './expect.js';
 
-export type Verdict = 'OK' | 'STALE_TARGET' | 'COVERED' | 'MISSED_TARGET' | 'FRAME_MISMATCH' | 'LANDED_ELSEWHERE';
+export type Verdict =
+  | 'OK'
+  | 'STALE_TARGET'
+  | 'COVERED'
+  | 'MISSED_TARGET'
+  | 'FRAME_MISMATCH'
+  | 'LANDED_ELSEWHERE';
 
 export interface Point {
   x: number;

@@ -39,7 +39,11 @@ export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions
   const edge = o.maxImageEdge ?? DEFAULT_MAX_IMAGE_EDGE;
   let s = 1;
   if (edge > 0) {
-    s = Math.min(s, edge / Math.max(deviceW, deviceH), Math.sqrt((o.maxPixels ?? DEFAULT_MAX_PIXELS) / (deviceW * deviceH)));
+    s = Math.min(
+      s,
+      edge / Math.max(deviceW, deviceH),
+      Math.sqrt((o.maxPixels ?? DEFAULT_MAX_PIXELS) / (deviceW * deviceH)),
+    );
   }
   if (o.maxWidth && o.maxWidth > 0) s = Math.min(s, o.maxWidth / deviceW);
   return s;
@@ -85,10 +89,15 @@ export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): 
   const head = Buffer.from(shot.data.slice(0, 64), 'base64');
   const size = imageSize(head);
   if (size.width < 1 || size.height < 1) {
-    throw new BrowserError('CAPTURE_FAILED', 'Chromium returned an empty screenshot', 'Retry browser_screenshot.');
+    throw new BrowserError(
+      'CAPTURE_FAILED',
+      'Chromium returned an empty screenshot',
+      'Retry browser_screenshot.',
+    );
   }
   const doc = snap.documents[0];
-  const devicePerCss = doc?.contentWidth && metrics.cssContentSize.width ? doc.contentWidth / metrics.cssContentSize.width : 1;
+  const devicePerCss =
+    doc?.contentWidth && metrics.cssContentSize.width ? doc.contentWidth / metrics.cssContentSize.width : 1;
   const snapshot = new SnapshotIndex(snap, devicePerCss);
   return {
     base64: shot.data,

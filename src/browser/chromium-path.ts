@@ -3,7 +3,7 @@ import { delimiter, join } from 'node:path';
 import { BrowserError } from './errors.js';
 
 const INSTALL_HINT =
-  'Install Debian\'s Chromium with: sudo apt-get install -y chromium  (or pass --executable-path /path/to/chromium, or set CHROME_PATH)';
+  "Install Debian's Chromium with: sudo apt-get install -y chromium  (or pass --executable-path /path/to/chromium, or set CHROME_PATH)";
 
 function isExecutable(path: string): boolean {
   try {
@@ -21,9 +21,9 @@ export function findChromium(explicit?: string): string {
     if (isExecutable(p)) return p;
     throw new BrowserError('NO_BROWSER', `No executable browser at ${p}`, INSTALL_HINT);
   }
-  const onPath = (process.env.PATH ?? '').split(delimiter).flatMap((dir) =>
-    ['chromium', 'chromium-browser', 'google-chrome'].map((name) => join(dir, name)),
-  );
+  const onPath = (process.env.PATH ?? '')
+    .split(delimiter)
+    .flatMap((dir) => ['chromium', 'chromium-browser', 'google-chrome'].map((name) => join(dir, name)));
   for (const p of ['/usr/bin/chromium', ...onPath]) if (isExecutable(p)) return p;
   throw new BrowserError('NO_BROWSER', 'No Chromium found on this machine', INSTALL_HINT);
 }

@@ -91,7 +91,13 @@ export function toHit(f: ElementFacts): Hit {
     a['aria-label'] || a.alt || f.labelText || a.title || a.placeholder || f.text || f.value || '',
     80,
   );
-  const hit: Hit = { tag: f.tag.toLowerCase(), text: normalizeText(f.text, 80), role, name, nodeId: f.backendNodeId };
+  const hit: Hit = {
+    tag: f.tag.toLowerCase(),
+    text: normalizeText(f.text, 80),
+    role,
+    name,
+    nodeId: f.backendNodeId,
+  };
   if (a.id) hit.id = a.id;
   if (f.contextText) hit.context = normalizeText(f.contextText, 80);
   if (f.checked !== undefined) hit.checked = f.checked;

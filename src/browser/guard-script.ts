@@ -35,7 +35,7 @@ function guardMain(): void {
     if ('value' in el && typeof input.value === 'string' && el.nodeName !== 'BUTTON' && el.nodeName !== 'LI')
       out.value = input.value;
     if (el.nodeName === 'INPUT') out.checked = input.checked;
-    const label = el.closest('label') ?? (input.labels && input.labels[0]);
+    const label = el.closest('label') ?? input.labels?.[0];
     if (label) out.labelText = label.textContent ?? '';
     for (let p = el.parentElement; p; p = p.parentElement) {
       const role = p.getAttribute('role');

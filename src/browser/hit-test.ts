@@ -39,7 +39,12 @@ export async function inspectAndArm(
   const r = await driver.send('Runtime.callFunctionOn', {
     objectId: object.objectId,
     functionDeclaration: INSPECT_AND_ARM,
-    arguments: [{ value: point.x }, { value: point.y }, { value: opts.armMs }, { value: opts.selector ?? null }],
+    arguments: [
+      { value: point.x },
+      { value: point.y },
+      { value: opts.armMs },
+      { value: opts.selector ?? null },
+    ],
     returnByValue: true,
   });
   void driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
@@ -69,11 +74,14 @@ export async function nodeNow(
     if (!object.objectId) return null;
     const r = await driver.send('Runtime.callFunctionOn', {
       objectId: object.objectId,
-      functionDeclaration: 'function () { const f = window.__trueclick.facts(this); f.connected = this.isConnected; return f; }',
+      functionDeclaration:
+        'function () { const f = window.__trueclick.facts(this); f.connected = this.isConnected; return f; }',
       returnByValue: true,
     });
     void driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-    return r.exceptionDetails ? null : (r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean });
+    return r.exceptionDetails
+      ? null
+      : (r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean });
   } catch {
     return null;
   }

@@ -9,8 +9,22 @@ export async function dispatchClick(
   const button = opts.button ?? 'left';
   const clickCount = opts.clickCount ?? 1;
   for (let i = 1; i <= clickCount; i++) {
-    await driver.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button, clickCount: i, buttons: 1 });
-    await driver.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button, clickCount: i, buttons: 0 });
+    await driver.send('Input.dispatchMouseEvent', {
+      type: 'mousePressed',
+      x: p.x,
+      y: p.y,
+      button,
+      clickCount: i,
+      buttons: 1,
+    });
+    await driver.send('Input.dispatchMouseEvent', {
+      type: 'mouseReleased',
+      x: p.x,
+      y: p.y,
+      button,
+      clickCount: i,
+      buttons: 0,
+    });
   }
 }
 
@@ -22,8 +36,19 @@ export async function moveMouse(driver: PageDriver, p: { x: number; y: number })
   await driver.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'none' });
 }
 
-export async function wheel(driver: PageDriver, at: { x: number; y: number }, dx: number, dy: number): Promise<void> {
-  await driver.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: at.x, y: at.y, deltaX: dx, deltaY: dy });
+export async function wheel(
+  driver: PageDriver,
+  at: { x: number; y: number },
+  dx: number,
+  dy: number,
+): Promise<void> {
+  await driver.send('Input.dispatchMouseEvent', {
+    type: 'mouseWheel',
+    x: at.x,
+    y: at.y,
+    deltaX: dx,
+    deltaY: dy,
+  });
 }
 
 export async function currentScroll(driver: PageDriver): Promise<{ x: number; y: number }> {

@@ -1,11 +1,13 @@
-import type { CDPSession, Page } from 'playwright-core';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
+import type { CDPSession, Page } from 'playwright-core';
 import { BrowserError, isTargetClosed, withBudget } from './errors.js';
 import { GUARD_SOURCE, GUARD_WORLD } from './guard-script.js';
 
 export const CDP_BUDGET_MS = 5_000;
 
-type ParamsOf<M extends keyof ProtocolMapping.Commands> = [ProtocolMapping.Commands[M]['paramsType'][0]] extends [undefined]
+type ParamsOf<M extends keyof ProtocolMapping.Commands> = [
+  ProtocolMapping.Commands[M]['paramsType'][0],
+] extends [undefined]
   ? Record<string, never>
   : NonNullable<ProtocolMapping.Commands[M]['paramsType'][0]>;
 
@@ -47,7 +49,8 @@ export class PageDriver {
     });
     cdp.on('Runtime.executionContextCreated', (e) => {
       const aux = e.context.auxData as { frameId?: string } | undefined;
-      if (e.context.name === GUARD_WORLD && aux?.frameId === this.mainFrameId) this.isolatedContext = e.context.id;
+      if (e.context.name === GUARD_WORLD && aux?.frameId === this.mainFrameId)
+        this.isolatedContext = e.context.id;
     });
     cdp.on('Runtime.executionContextsCleared', () => {
       this.isolatedContext = undefined;
@@ -84,12 +87,20 @@ export class PageDriver {
     budgetMs = CDP_BUDGET_MS,
   ): Promise<ProtocolMapping.Commands[M]['returnType']> {
     if (this.isClosed) {
-      throw new BrowserError('PAGE_CLOSED', 'The tab was closed', 'Call browser_navigate to open a page again.');
+      throw new BrowserError(
+        'PAGE_CLOSED',
+        'The tab was closed',
+        'Call browser_navigate to open a page again.',
+      );
     }
     try {
       // playwright-core's own protocol types are not exported; devtools-protocol describes the same commands.
       const send = this.cdp.send.bind(this.cdp) as unknown as (m: string, p: unknown) => Promise<unknown>;
-      return (await withBudget(method, budgetMs, send(method, params))) as ProtocolMapping.Commands[M]['returnType'];
+      return (await withBudget(
+        method,
+        budgetMs,
+        send(method, params),
+      )) as ProtocolMapping.Commands[M]['returnType'];
     } catch (err) {
       if (err instanceof BrowserError) throw err;
       if (isTargetClosed(err)) {
@@ -120,7 +131,8 @@ export class PageDriver {
   async evaluate<T>(expression: string): Promise<T> {
     const contextId = await this.isolatedWorld();
     const r = await this.send('Runtime.evaluate', { expression, contextId, returnByValue: true });
-    if (r.exceptionDetails) throw new BrowserError('CDP_ERROR', `isolated script failed: ${r.exceptionDetails.text}`, 'Retry.');
+    if (r.exceptionDetails)
+      throw new BrowserError('CDP_ERROR', `isolated script failed: ${r.exceptionDetails.text}`, 'Retry.');
     return r.result.value as T;
   }
 
@@ -128,7 +140,8 @@ export class PageDriver {
     try {
       await this.page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     } catch (err) {
-      if (isTargetClosed(err)) throw new BrowserError('PAGE_CLOSED', 'The tab closed during navigation', 'Retry.');
+      if (isTargetClosed(err))
+        throw new BrowserError('PAGE_CLOSED', 'The tab closed during navigation', 'Retry.');
       throw new BrowserError(
         'CDP_ERROR',
         `Navigation to ${url} failed: ${(err as Error).message.split('\n')[0]}`,

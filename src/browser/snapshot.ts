@@ -54,9 +54,9 @@ export class SnapshotIndex {
     for (let i = 0; i < parents.length; i++) {
       const p = parents[i] ?? -1;
       if (p < 0) continue;
-      let list = this.children.get(p);
-      if (!list) this.children.set(p, (list = []));
-      list.push(i);
+      const list = this.children.get(p);
+      if (list) list.push(i);
+      else this.children.set(p, [i]);
     }
     const layoutNodes = this.doc?.layout.nodeIndex ?? [];
     for (let li = 0; li < layoutNodes.length; li++) {
@@ -66,7 +66,10 @@ export class SnapshotIndex {
   }
 
   get scroll(): { x: number; y: number } {
-    return { x: (this.doc?.scrollOffsetX ?? 0) / this.devicePerCss, y: (this.doc?.scrollOffsetY ?? 0) / this.devicePerCss };
+    return {
+      x: (this.doc?.scrollOffsetX ?? 0) / this.devicePerCss,
+      y: (this.doc?.scrollOffsetY ?? 0) / this.devicePerCss,
+    };
   }
 
   private str(i: number | undefined): string {
@@ -128,7 +131,8 @@ export class SnapshotIndex {
   }
 
   private labelText(i: number, attrs: Record<string, string>): string | undefined {
-    for (let p = this.parent(i); p >= 0; p = this.parent(p)) if (this.tag(p) === 'LABEL') return this.textContent(p);
+    for (let p = this.parent(i); p >= 0; p = this.parent(p))
+      if (this.tag(p) === 'LABEL') return this.textContent(p);
     if (!attrs.id) return undefined;
     const names = this.doc?.nodes.nodeName ?? [];
     for (let n = 0; n < names.length; n++) {
@@ -228,7 +232,12 @@ export class SnapshotIndex {
       if (!interactive) continue;
       const { x, y, width: w, height: h } = this.box(li);
       if (w < 2 || h < 2) continue;
-      if (x + w <= viewport.x || y + h <= viewport.y || x >= viewport.x + viewport.width || y >= viewport.y + viewport.height)
+      if (
+        x + w <= viewport.x ||
+        y + h <= viewport.y ||
+        x >= viewport.x + viewport.width ||
+        y >= viewport.y + viewport.height
+      )
         continue;
       const el = this.element(ni);
       if (el) out.push(el);

@@ -13,7 +13,10 @@ export async function doctor(flags: BrowserFlags): Promise<number> {
   if (!flags.cdpEndpoint) {
     try {
       const path = findChromium(flags.executablePath);
-      const version = execFileSync(path, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      const version = execFileSync(path, ['--version'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
       out.push(`browser: ${path} (${version})`);
     } catch (err) {
       out.push(`browser: NOT FOUND: ${(err as Error).message}. ${(err as { hint?: string }).hint ?? ''}`);
@@ -29,7 +32,9 @@ export async function doctor(flags: BrowserFlags): Promise<number> {
       out.push(
         `frame: image ${c.image.width}×${c.image.height} px for a ${c.css.width}×${c.css.height} CSS viewport, devicePixelRatio ${c.devicePixelRatio}, ${(c.css.width / c.image.width).toFixed(4)} CSS px per image px`,
       );
-      out.push(`browser version: ${handle.browser.version()}${handle.attached ? ' (attached over CDP)' : ''}`);
+      out.push(
+        `browser version: ${handle.browser.version()}${handle.attached ? ' (attached over CDP)' : ''}`,
+      );
     } finally {
       await handle.close();
     }

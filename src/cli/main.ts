@@ -5,7 +5,9 @@ import { parseNonNegativeInt, parsePositive, parseViewport } from './options.js'
 
 const program = new Command()
   .name('trueclick')
-  .description('Clicks read off a screenshot land on what the model meant, or do not happen and the agent is told why.')
+  .description(
+    'Clicks read off a screenshot land on what the model meant, or do not happen and the agent is told why.',
+  )
   .version(VERSION);
 
 function browserOptions(cmd: Command): Command {
@@ -14,11 +16,17 @@ function browserOptions(cmd: Command): Command {
     .option('--cdp-endpoint <url>', 'attach to a running browser, e.g. http://127.0.0.1:9222')
     .option('--device-scale-factor <n>', 'devicePixelRatio to run at, e.g. 2 or 1.65', parsePositive)
     .option('--viewport <WxH>', 'viewport in CSS px (default 1280x800)', parseViewport)
-    .addOption(new Option('--scale-source <kind>', 'how the scale factor is set').choices(['emulated', 'real']))
+    .addOption(
+      new Option('--scale-source <kind>', 'how the scale factor is set').choices(['emulated', 'real']),
+    )
     .option('--headless', 'run without a window (default)', true)
     .option('--headed', 'show the browser window')
     .option('--hide-scrollbars', 'hide classic scrollbars')
-    .option('--max-image-edge <px>', 'long edge of screenshots sent to the model (default 1568, 0 = full resolution)', parseNonNegativeInt);
+    .option(
+      '--max-image-edge <px>',
+      'long edge of screenshots sent to the model (default 1568, 0 = full resolution)',
+      parseNonNegativeInt,
+    );
 }
 
 function flags(o: Record<string, unknown>) {
@@ -31,7 +39,8 @@ browserOptions(
     .description('run the MCP server (stdio by default)')
     .option('--http <port>', 'serve streamable HTTP on this port instead of stdio', parseNonNegativeInt)
     .option('--host <host>', 'address to bind with --http (default 127.0.0.1)')
-    .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)'),
+    .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)')
+    .option('--shared', 'with --http: one browser and one set of frames for all clients'),
 ).action(async (o) => {
   const { serve } = await import('./serve.js');
   await serve(flags(o));
@@ -60,11 +69,11 @@ program
     }
   });
 
-browserOptions(program.command('doctor').description('check the browser and show the frame trueclick measures')).action(
-  async (o) => {
-    const { doctor } = await import('./doctor.js');
-    process.exitCode = await doctor(flags(o));
-  },
-);
+browserOptions(
+  program.command('doctor').description('check the browser and show the frame trueclick measures'),
+).action(async (o) => {
+  const { doctor } = await import('./doctor.js');
+  process.exitCode = await doctor(flags(o));
+});
 
 await program.parseAsync();

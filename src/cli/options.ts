@@ -19,7 +19,8 @@ export function parsePositive(v: string): number {
 
 export function parseNonNegativeInt(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a whole number ≥ 0, got "${v}"`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError(`expected a whole number ≥ 0, got "${v}"`);
   return n;
 }
 

@@ -6,6 +6,7 @@ export interface ServeFlags extends BrowserFlags {
   http?: number;
   host?: string;
   token?: string;
+  shared?: boolean;
 }
 
 export async function serve(flags: ServeFlags): Promise<void> {
@@ -13,10 +14,17 @@ export async function serve(flags: ServeFlags): Promise<void> {
   if (flags.http === undefined) return serveStdio(options);
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
   const host = flags.host ?? '127.0.0.1';
-  const server = await serveHttp(options, { port: flags.http, host, ...(token ? { token } : {}) });
+  const server = await serveHttp(options, {
+    port: flags.http,
+    host,
+    shared: Boolean(flags.shared),
+    ...(token ? { token } : {}),
+  });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : flags.http;
-  process.stderr.write(`trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp${token ? ' (bearer token required)' : ''}\n`);
+  process.stderr.write(
+    `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp${token ? ' (bearer token required)' : ''}\n`,
+  );
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -15,10 +15,22 @@ export interface Label {
   point?: boolean;
 }
 
-const PALETTE = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#d6338a', '#4b0082', '#c04000', '#2e8b57'];
+const PALETTE = [
+  '#e6194b',
+  '#3cb44b',
+  '#4363d8',
+  '#f58231',
+  '#911eb4',
+  '#008080',
+  '#d6338a',
+  '#4b0082',
+  '#c04000',
+  '#2e8b57',
+];
 export const markColour = (i: number) => PALETTE[i % PALETTE.length] ?? '#e6194b';
 
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+const esc = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 /** One SVG layer with every label, composited in a single pass: cheaper than drawing label by label. */
 function overlaySvg(width: number, height: number, labels: Label[], fontPx: number): string {
@@ -35,7 +47,9 @@ function overlaySvg(width: number, height: number, labels: Label[], fontPx: numb
         `<line x1="${cx}" y1="${cy - r * 1.6}" x2="${cx}" y2="${cy + r * 1.6}" stroke="${l.colour}" stroke-width="2"/>`,
       );
     } else {
-      parts.push(`<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="none" stroke="${l.colour}" stroke-width="2"/>`);
+      parts.push(
+        `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="none" stroke="${l.colour}" stroke-width="2"/>`,
+      );
     }
     if (l.text) {
       const tw = l.text.length * fontPx * 0.62 + 6;
@@ -51,14 +65,21 @@ function overlaySvg(width: number, height: number, labels: Label[], fontPx: numb
 }
 
 /** Draws labels onto a PNG and returns a PNG of the same size (so image px stay the frame's image px). */
-export async function drawLabels(png: Buffer, labels: Label[], opts: { fontPx?: number } = {}): Promise<Buffer> {
+export async function drawLabels(
+  png: Buffer,
+  labels: Label[],
+  opts: { fontPx?: number } = {},
+): Promise<Buffer> {
   const img = sharp(png);
   const meta = await img.metadata();
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   const fontPx = opts.fontPx ?? Math.max(11, Math.round(width / 110));
   const svg = Buffer.from(overlaySvg(width, height, labels, fontPx));
-  return img.composite([{ input: svg, top: 0, left: 0 }]).png({ compressionLevel: 6 }).toBuffer();
+  return img
+    .composite([{ input: svg, top: 0, left: 0 }])
+    .png({ compressionLevel: 6 })
+    .toBuffer();
 }
 
 /** Places images side by side with a caption strip above each (for the demo's before/after picture). */

@@ -2,7 +2,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { TrueclickSession, SessionOptions } from '../actions/session.js';
+import type { SessionOptions, TrueclickSession } from '../actions/session.js';
 import { createMcpServer, newSession } from './server.js';
 
 export interface HttpOptions {
@@ -10,6 +10,8 @@ export interface HttpOptions {
   host?: string;
   /** Bearer token clients must send; required when binding beyond loopback. */
   token?: string;
+  /** One browser and one set of frames for every client (e.g. one-shot CLI clients such as the Inspector). */
+  shared?: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -44,18 +46,26 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 export async function serveHttp(options: SessionOptions, http: HttpOptions): Promise<Server> {
   const host = http.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host) && !http.token) {
-    throw new Error(`Binding ${host} exposes the browser beyond this machine: pass --token (or TRUECLICK_TOKEN) too.`);
+    throw new Error(
+      `Binding ${host} exposes the browser beyond this machine: pass --token (or TRUECLICK_TOKEN) too.`,
+    );
   }
   const allowedHosts = new Set([...LOOPBACK, host]);
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: TrueclickSession }>();
+  const sharedSession = http.shared ? newSession(options) : undefined;
 
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname !== '/mcp') return deny(res, 404, 'Not found: the MCP endpoint is /mcp');
-      if (!allowedHosts.has(hostName(req.headers.host))) return deny(res, 403, `Host ${req.headers.host} not allowed`);
+      if (!allowedHosts.has(hostName(req.headers.host)))
+        return deny(res, 403, `Host ${req.headers.host} not allowed`);
       const origin = req.headers.origin;
-      if (origin && !allowedHosts.has(new URL(origin).hostname) && !allowedHosts.has(`[${new URL(origin).hostname}]`)) {
+      if (
+        origin &&
+        !allowedHosts.has(new URL(origin).hostname) &&
+        !allowedHosts.has(`[${new URL(origin).hostname}]`)
+      ) {
         return deny(res, 403, `Origin ${origin} not allowed`);
       }
       if (http.token) {
@@ -71,7 +81,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
         const body = await readJson(req);
         if (existing) return await existing.transport.handleRequest(req, res, body);
         if (!isInitializeRequest(body)) return deny(res, 400, 'No valid session: send initialize first');
-        const session = newSession(options);
+        const session = sharedSession ?? newSession(options);
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (sid) => {
@@ -80,7 +90,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
         });
         transport.onclose = () => {
           if (transport.sessionId) sessions.delete(transport.sessionId);
-          void session.close();
+          if (session !== sharedSession) void session.close();
         };
         await createMcpServer(session).connect(transport);
         return await transport.handleRequest(req, res, body);
@@ -93,6 +103,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
   });
   server.on('close', () => {
     for (const s of sessions.values()) void s.session.close();
+    void sharedSession?.close();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -57,7 +57,9 @@ export function errorResult(err: unknown, shape: Record<string, unknown> = {}): 
   if (err instanceof GeometryError || err instanceof ActionError || err instanceof BrowserError) {
     const field = err instanceof BrowserError ? undefined : err.field;
     const text =
-      err instanceof GeometryError ? `Error (${err.code}): ${err.message}` : `Error (${err.code}): ${err.message} ${err.hint}`;
+      err instanceof GeometryError
+        ? `Error (${err.code}): ${err.message}`
+        : `Error (${err.code}): ${err.message} ${err.hint}`;
     return new ResponseBuilder()
       .line(`${text}\nNothing was clicked.`)
       .structuredContent({
@@ -70,7 +72,9 @@ export function errorResult(err: unknown, shape: Record<string, unknown> = {}): 
   }
   const message = err instanceof Error ? err.message : String(err);
   return new ResponseBuilder()
-    .line(`Error: ${message}\nNothing was clicked. Retry; if it persists, take a new screenshot or navigate again.`)
+    .line(
+      `Error: ${message}\nNothing was clicked. Retry; if it persists, take a new screenshot or navigate again.`,
+    )
     .structuredContent({ ...shape, verdict: 'BAD_INPUT', error: { code: 'INTERNAL', message } })
     .isError()
     .build();

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { TrueclickSession, type SessionOptions } from '../actions/session.js';
+import { type SessionOptions, TrueclickSession } from '../actions/session.js';
 import { VERSION } from '../version.js';
 import { TOOLS } from './tools/index.js';
 
@@ -19,7 +19,12 @@ export function createMcpServer(session: TrueclickSession): McpServer {
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: tool.annotations,
+      },
       (args: Record<string, unknown>) => {
         const run = queue.then(() => tool.handle(session, args));
         queue = run.catch(() => {});

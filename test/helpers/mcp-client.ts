@@ -23,7 +23,8 @@ export async function startStdio(serveArgs: string[] = []): Promise<McpHarness> 
   await client.connect(transport);
   return {
     client,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult,
     close: async () => {
       await client.close();
     },

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { ActionError, TrueclickSession, trueclickForPage } from '../../src/index.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
 import { findChromium } from '../../src/browser/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { ActionError, TrueclickSession, trueclickForPage } from '../../src/index.js';
 
 let srv: FixtureServer;
 let session: TrueclickSession;
@@ -39,11 +39,18 @@ describe('library: the session the MCP tools use', () => {
     const driver = await session.driver();
     await driver.page.close();
     // The frame belongs to a tab that is gone: refused, never clicked somewhere else.
-    await assert.rejects(session.click({ frame: shot.frame.id, x: 10, y: 10 }), /can no longer be used: the tab or browser closed/);
+    await assert.rejects(
+      session.click({ frame: shot.frame.id, x: 10, y: 10 }),
+      /can no longer be used: the tab or browser closed/,
+    );
     assert.match(session.takeNotice() ?? '', /started a new one/);
     await session.navigate(srv.url('/approve', { run: 'closed-2' }));
     const again = await session.screenshot();
-    const r = await session.click({ frame: again.frame.id, x: (1102 * again.frame.geometry.image.width) / 1280, y: (636 * again.frame.geometry.image.height) / 800 });
+    const r = await session.click({
+      frame: again.frame.id,
+      x: (1102 * again.frame.geometry.image.width) / 1280,
+      y: (636 * again.frame.geometry.image.height) / 800,
+    });
     assert.equal(r.verdict, 'OK', r.message);
   });
 
@@ -55,10 +62,18 @@ describe('library: the session the MCP tools use', () => {
       const tc = await trueclickForPage(page);
       const shot = await tc.screenshot();
       const g = shot.frame.geometry;
-      const r = await tc.click({ frame: shot.frame.id, x: (1102 * g.image.width) / g.css.width, y: (636 * g.image.height) / g.css.height, expect: { text: 'Approve' } });
+      const r = await tc.click({
+        frame: shot.frame.id,
+        x: (1102 * g.image.width) / g.css.width,
+        y: (636 * g.image.height) / g.css.height,
+        expect: { text: 'Approve' },
+      });
       assert.equal(r.verdict, 'OK', r.message);
       assert.equal(r.landed?.id, 'approve');
-      assert.equal(await page.evaluate(() => (window as unknown as { __approved?: boolean }).__approved), true);
+      assert.equal(
+        await page.evaluate(() => (window as unknown as { __approved?: boolean }).__approved),
+        true,
+      );
       await tc.close();
     } finally {
       await browser.close();

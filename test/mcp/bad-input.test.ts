@@ -46,17 +46,32 @@ async function refused(label: string, args: Record<string, unknown>, code: RegEx
 describe('bad input is refused with a reason and changes nothing', () => {
   test('negative coordinate', async () => {
     const { label, f } = await fresh();
-    await refused(label, { frame: f.id, x: -5, y: 100 }, /NEGATIVE|OUT_OF_RANGE/, /negative|outside|below 0/i);
+    await refused(
+      label,
+      { frame: f.id, x: -5, y: 100 },
+      /NEGATIVE|OUT_OF_RANGE/,
+      /negative|outside|below 0/i,
+    );
   });
 
   test('outside the image', async () => {
     const { label, f } = await fresh();
-    await refused(label, { frame: f.id, x: f.image.width + 50, y: 100 }, /OUT_OF_RANGE/, /outside|beyond|wider/i);
+    await refused(
+      label,
+      { frame: f.id, x: f.image.width + 50, y: 100 },
+      /OUT_OF_RANGE/,
+      /outside|beyond|wider/i,
+    );
   });
 
   test('two targets at once', async () => {
     const { label, f } = await fresh();
-    await refused(label, { frame: f.id, x: 100, y: 100, box: [1, 2, 3, 4] }, /TWO_TARGETS/, /one target|both|exactly one/i);
+    await refused(
+      label,
+      { frame: f.id, x: 100, y: 100, box: [1, 2, 3, 4] },
+      /TWO_TARGETS/,
+      /one target|both|exactly one/i,
+    );
   });
 
   test('no target', async () => {
@@ -73,7 +88,12 @@ describe('bad input is refused with a reason and changes nothing', () => {
     const { label, f } = await fresh();
     await mcp.call('browser_navigate', { url: srv.url('/approve', { run: label, again: 1 }) });
     const p = imagePx(f, { x: 1102, y: 636 });
-    await refused(label, { frame: f.id, x: p.x, y: p.y }, /FRAME_OUTDATED/, /before a navigation.*new screenshot/i);
+    await refused(
+      label,
+      { frame: f.id, x: p.x, y: p.y },
+      /FRAME_OUTDATED/,
+      /before a navigation.*new screenshot/i,
+    );
   });
 
   test('values ≤ 1 with units px (a normalized answer passed as pixels)', async () => {
@@ -103,7 +123,12 @@ describe('bad input is refused with a reason and changes nothing', () => {
 
   test('model_output that the preset cannot parse', async () => {
     const { label, f } = await fresh();
-    await refused(label, { frame: f.id, model: 'gemini', model_output: 'I would click the approve button.' }, /PARSE/, /box_2d|point|parse|found no/i);
+    await refused(
+      label,
+      { frame: f.id, model: 'gemini', model_output: 'I would click the approve button.' },
+      /PARSE/,
+      /box_2d|point|parse|found no/i,
+    );
   });
 
   test('unknown mark', async () => {

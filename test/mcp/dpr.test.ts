@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
 import { findChromium } from '../../src/browser/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
 import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
 
 // Clicking by frame in image pixels must hit at every devicePixelRatio, in every world SPEC S2 lists as a trap.
@@ -24,7 +24,12 @@ interface Report {
   landed?: { id?: string } | null;
 }
 
-async function clickTargets(mcp: McpHarness, run: string, page: string, targets: Array<{ id: string; css: { x: number; y: number } }>) {
+async function clickTargets(
+  mcp: McpHarness,
+  run: string,
+  page: string,
+  targets: Array<{ id: string; css: { x: number; y: number } }>,
+) {
   await mcp.call('browser_navigate', { url: srv.url(page, { run }) });
   const f = await frameOf(mcp);
   for (const t of targets) {
@@ -62,13 +67,25 @@ describe('devicePixelRatio set {1, 1.65, 2, 3}, emulated, clicking by frame imag
   }
 
   test('DPR 1.65 in a 2327 px wide viewport, full resolution (--max-image-edge 0): the checkbox is hit', async () => {
-    const mcp = await startStdio(['--device-scale-factor', '1.65', '--viewport', '2327x1156', '--max-image-edge', '0']);
+    const mcp = await startStdio([
+      '--device-scale-factor',
+      '1.65',
+      '--viewport',
+      '2327x1156',
+      '--max-image-edge',
+      '0',
+    ]);
     try {
       await mcp.call('browser_navigate', { url: srv.url('/checkboxes', { w: 2327, run: 'cb' }) });
       const f = await frameOf(mcp);
       assert.deepEqual(f.image, { width: 3840, height: 1907 });
       const p = imagePx(f, { x: 1396.5, y: 698.5 });
-      const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y, expect: { role: 'checkbox' } });
+      const r = await mcp.call('browser_click', {
+        frame: f.id,
+        x: p.x,
+        y: p.y,
+        expect: { role: 'checkbox' },
+      });
       assert.equal(structured<Report>(r).landed?.id, 'cb1', text(r));
     } finally {
       await mcp.close();
@@ -105,7 +122,15 @@ describe('worlds that trap the ratio', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trueclick-cdp-'));
     const chrome = spawn(
       findChromium(),
-      [...CHROMIUM_ARGS, '--headless', `--user-data-dir=${dir}`, '--remote-debugging-port=0', '--force-device-scale-factor=2', '--window-size=1280,800', 'about:blank'],
+      [
+        ...CHROMIUM_ARGS,
+        '--headless',
+        `--user-data-dir=${dir}`,
+        '--remote-debugging-port=0',
+        '--force-device-scale-factor=2',
+        '--window-size=1280,800',
+        'about:blank',
+      ],
       { stdio: 'ignore' },
     );
     try {

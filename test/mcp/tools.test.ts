@@ -50,7 +50,11 @@ describe('tools over stdio', () => {
     const img = r.content.find((c) => c.type === 'image') as { data: string; mimeType: string };
     assert.equal(img.mimeType, 'image/png');
     const size = imageSize(Buffer.from(img.data, 'base64'));
-    assert.deepEqual(frame.image, { width: size.width, height: size.height }, 'frame.image is the size of the sent image');
+    assert.deepEqual(
+      frame.image,
+      { width: size.width, height: size.height },
+      'frame.image is the size of the sent image',
+    );
     assert.deepEqual(frame.css, { width: 1280, height: 800 });
     assert.equal(frame.devicePixelRatio, 2);
     // 2560×1600 device px downscaled to fit 1568 px and 1.15 MP
@@ -65,7 +69,9 @@ describe('tools over stdio', () => {
     const p = imagePx(f, { x: 1102, y: 636 });
     const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
     assert.ok(!r.isError, text(r));
-    const s = structured<{ verdict: string; landed: { id: string }; dispatched: { x: number; y: number } }>(r);
+    const s = structured<{ verdict: string; landed: { id: string }; dispatched: { x: number; y: number } }>(
+      r,
+    );
     assert.equal(s.verdict, 'OK');
     assert.equal(s.landed.id, 'approve');
     assert.ok(Math.abs(s.dispatched.x - 1102) < 0.01 && Math.abs(s.dispatched.y - 636) < 0.01);
@@ -79,7 +85,12 @@ describe('tools over stdio', () => {
     const f = await frameOf(mcp);
     const p = imagePx(f, { x: 1102, y: 636 });
     const r = await mcp.call('browser_point', { frame: f.id, x: p.x, y: p.y });
-    const s = structured<{ point: { x: number; y: number }; imagePoint: { x: number }; hitNow: { id: string }; hitAtCapture: { id: string } }>(r);
+    const s = structured<{
+      point: { x: number; y: number };
+      imagePoint: { x: number };
+      hitNow: { id: string };
+      hitAtCapture: { id: string };
+    }>(r);
     assert.ok(Math.abs(s.point.x - 1102) < 0.01);
     assert.ok(Math.abs(s.imagePoint.x - p.x) < 0.01);
     assert.equal(s.hitNow.id, 'approve');
@@ -94,7 +105,11 @@ describe('tools over stdio', () => {
     // #approve box (1042,616)-(1162,656) in a 1280×800 viewport, as Gemini writes it: [ymin,xmin,ymax,xmax] per-mille.
     const pm = (v: number, of: number) => Math.round((v / of) * 1000);
     const box = [pm(616, 800), pm(1042, 1280), pm(656, 800), pm(1162, 1280)];
-    const r = await mcp.call('browser_click', { frame: f.id, model: 'gemini', model_output: `{"box_2d": [${box.join(', ')}]}` });
+    const r = await mcp.call('browser_click', {
+      frame: f.id,
+      model: 'gemini',
+      model_output: `{"box_2d": [${box.join(', ')}]}`,
+    });
     assert.equal(structured<{ verdict: string }>(r).verdict, 'OK', text(r));
     assert.equal((await srv.waitForHits(1, { run: 'gemini', type: 'click' }))[0]?.id, 'approve');
   });
@@ -115,7 +130,13 @@ describe('tools over stdio', () => {
     await mcp.call('browser_navigate', { url: srv.url('/type', { run: 'type' }) });
     const f = await frameOf(mcp);
     const p = imagePx(f, { x: 200, y: 116 });
-    const r = await mcp.call('browser_type', { frame: f.id, x: p.x, y: p.y, text: 'Ada Lovelace', submit: true });
+    const r = await mcp.call('browser_type', {
+      frame: f.id,
+      x: p.x,
+      y: p.y,
+      text: 'Ada Lovelace',
+      submit: true,
+    });
     assert.ok(!r.isError, text(r));
     const submit = await srv.waitForHits(1, { run: 'type', type: 'submit' });
     assert.equal(submit[0]?.extra?.value, 'Ada Lovelace');

@@ -39,7 +39,12 @@ describe('verdicts from real pages', () => {
     const f = await frameOf(mcp);
     const p = imagePx(f, deleteSlot(2));
     await sleep(1500); // the model "thinks"; the rows re-sort meanwhile
-    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y, expect: { text: 'Delete', context: 'TCK-7743' } });
+    const r = await mcp.call('browser_click', {
+      frame: f.id,
+      x: p.x,
+      y: p.y,
+      expect: { text: 'Delete', context: 'TCK-7743' },
+    });
     const s = structured<Report>(r);
     assert.equal(r.isError, true);
     assert.equal(s.verdict, 'STALE_TARGET', text(r));
@@ -52,10 +57,17 @@ describe('verdicts from real pages', () => {
     assert.equal(srv.hits({ run: 'stale', type: 'click' }).length, 0, 'no click reached the page');
 
     const shot = await mcp.call('browser_screenshot', { marks: true });
-    const marks = structured<{ frame: { id: string }; marks: Array<{ id: number; name: string; context?: string }> }>(shot);
+    const marks = structured<{
+      frame: { id: string };
+      marks: Array<{ id: number; name: string; context?: string }>;
+    }>(shot);
     const m = marks.marks.find((k) => k.name === 'Delete' && /TCK-7743/.test(k.context ?? ''));
     assert.ok(m, 'the TCK-7743 Delete button is marked');
-    const ok = await mcp.call('browser_click', { frame: marks.frame.id, mark: m.id, expect: { context: 'TCK-7743' } });
+    const ok = await mcp.call('browser_click', {
+      frame: marks.frame.id,
+      mark: m.id,
+      expect: { context: 'TCK-7743' },
+    });
     assert.equal(structured<Report>(ok).verdict, 'OK', text(ok));
     const hits = await srv.waitForHits(1, { run: 'stale', type: 'click' });
     assert.equal(hits[0]?.extra?.deleted, 'TCK-7743');
@@ -74,7 +86,9 @@ describe('verdicts from real pages', () => {
     await sleep(200);
     assert.equal(srv.hits({ run: 'covered', type: 'click' }).length, 0);
 
-    await mcp.call('browser_navigate', { url: srv.url('/tickets', { toast: 1000, pe: 'none', run: 'deco' }) });
+    await mcp.call('browser_navigate', {
+      url: srv.url('/tickets', { toast: 1000, pe: 'none', run: 'deco' }),
+    });
     const g = await frameOf(mcp);
     await sleep(1300);
     const q = imagePx(g, deleteSlot(0));
@@ -97,7 +111,12 @@ describe('verdicts from real pages', () => {
     await mcp.call('browser_navigate', { url: srv.url('/approve', { run: 'missed' }) });
     const f = await frameOf(mcp);
     const p = imagePx(f, { x: 900, y: 636 }); // 202 px left of Approve's centre
-    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y, expect: { text: 'Approve', role: 'button' } });
+    const r = await mcp.call('browser_click', {
+      frame: f.id,
+      x: p.x,
+      y: p.y,
+      expect: { text: 'Approve', role: 'button' },
+    });
     const s = structured<Report>(r);
     assert.equal(s.verdict, 'MISSED_TARGET', text(r));
     assert.equal(s.dispatched, null);
@@ -124,7 +143,12 @@ describe('verdicts from real pages', () => {
     let last: Report | undefined;
     for (const t of targets) {
       const p = imagePx(f, t.css);
-      const r = await mcp.call('browser_click', { frame: f.id, x: p.x * k, y: p.y * k, expect: { text: t.text, role: 'button' } });
+      const r = await mcp.call('browser_click', {
+        frame: f.id,
+        x: p.x * k,
+        y: p.y * k,
+        expect: { text: t.text, role: 'button' },
+      });
       last = structured<Report>(r);
       verdicts.push(last.verdict);
     }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ClickRequest } from '../../actions/click.js';
-import { NO_CLICK, ResponseBuilder, errorResult } from '../response.js';
+import type { ClickReport } from '../../actions/verdicts.js';
+import { errorResult, NO_CLICK, ResponseBuilder } from '../response.js';
 import { targetShape } from '../target-schema.js';
 import { defineTool } from '../tool.js';
-import type { ClickReport } from '../../actions/verdicts.js';
 
 /** zod gives `undefined` for absent optionals; the geometry layer treats present-but-undefined as absent too. */
 export function toClickRequest(args: Record<string, unknown>): ClickRequest {

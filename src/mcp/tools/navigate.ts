@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResponseBuilder, errorResult } from '../response.js';
+import { errorResult, ResponseBuilder } from '../response.js';
 import { defineTool } from '../tool.js';
 
 export const navigateTool = defineTool({

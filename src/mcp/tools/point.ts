@@ -25,7 +25,10 @@ export const pointTool = defineTool({
         ...(r.expectedAt ? { expectedAt: r.expectedAt } : {}),
         ...(r.scrollSinceFrame ? { scrollSinceFrame: r.scrollSinceFrame } : {}),
       };
-      const text = r.verdict === 'OK' ? r.message : `${r.message.replace(/^Not clicked: /, 'A click here would be refused: ')}`;
+      const text =
+        r.verdict === 'OK'
+          ? r.message
+          : `${r.message.replace(/^Not clicked: /, 'A click here would be refused: ')}`;
       return new ResponseBuilder().line(text).structuredContent(structured).build();
     } catch (err) {
       return errorResult(err, { ...NO_CLICK, frame: args.frame ?? null });

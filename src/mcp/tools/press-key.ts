@@ -6,7 +6,9 @@ export const pressKeyTool = defineTool({
   name: 'browser_press_key',
   title: 'Press a key',
   description: 'Press a key or chord in the focused element, e.g. Enter, Escape, Tab, ArrowDown, Control+A.',
-  inputSchema: { key: z.string().min(1).describe('Key name as in Playwright keyboard.press: Enter, Escape, a, Shift+Tab…') },
+  inputSchema: {
+    key: z.string().min(1).describe('Key name as in Playwright keyboard.press: Enter, Escape, a, Shift+Tab…'),
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   async handle(session, { key }) {
     try {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { markLine } from '../../actions/marks.js';
-import { ResponseBuilder, errorResult } from '../response.js';
+import { errorResult, ResponseBuilder } from '../response.js';
 import { defineTool } from '../tool.js';
 
 const r4 = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -11,8 +11,16 @@ export const screenshotTool = defineTool({
   description:
     'Screenshot of the viewport. Each screenshot is a frame (f1, f2, …): to click something you see, pass `frame` and the pixel coordinates of this image to browser_click; trueclick converts them to CSS px and checks the element is still there.',
   inputSchema: {
-    marks: z.boolean().optional().describe('Draw numbered labels on interactive elements and list them; click one with {frame, mark}.'),
-    max_width: z.number().int().positive().optional().describe('Largest image width to send, in image px (default fits 1568 px long edge and 1.15 MP).'),
+    marks: z
+      .boolean()
+      .optional()
+      .describe('Draw numbered labels on interactive elements and list them; click one with {frame, mark}.'),
+    max_width: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Largest image width to send, in image px (default fits 1568 px long edge and 1.15 MP).'),
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   async handle(session, { marks, max_width }) {

@@ -24,7 +24,9 @@ export const typeTool = defineTool({
       if (r.click && r.click.verdict !== 'OK') {
         return reportResult(r.click, true).line('Nothing was typed.').build();
       }
-      const where = r.click ? ` into ${r.click.hitNow?.tag ?? 'the element'} clicked at CSS (${r.click.dispatched?.x}, ${r.click.dispatched?.y})` : ' into the focused element';
+      const where = r.click
+        ? ` into ${r.click.hitNow?.tag ?? 'the element'} clicked at CSS (${r.click.dispatched?.x}, ${r.click.dispatched?.y})`
+        : ' into the focused element';
       return new ResponseBuilder()
         .line(`Typed ${JSON.stringify(text)}${where}${submit ? ' and pressed Enter' : ''}.`)
         .structuredContent({ typed: text, submitted: Boolean(submit), click: r.click ?? null })

@@ -1,0 +1,3 @@
+export async function demo(_o: Record<string, unknown>): Promise<number> {
+  return 0;
+}

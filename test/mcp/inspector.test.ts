@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { CLI } from '../helpers/mcp-client.js';
+
+// The MCP Inspector CLI (1.x, --cli mode; 2.x needs Node 22) as a second, independent client.
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const INSPECTOR = `${ROOT}node_modules/@modelcontextprotocol/inspector-cli/build/cli.js`;
+// inspector-cli 1.0.3 looks for its package.json with fs.existsSync("../package.json") relative to the working
+// directory but imports it relative to itself; from a folder one below the repo root both resolve.
+const CWD = `${ROOT}dist`;
+
+let srv: FixtureServer;
+let server: ChildProcess;
+let endpoint = '';
+
+async function inspector(args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], {
+    cwd: CWD,
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout.slice(stdout.indexOf('{'))) as Record<string, unknown>;
+}
+
+before(async () => {
+  srv = await startFixtureServer();
+  server = spawn(
+    process.execPath,
+    [
+      CLI,
+      'serve',
+      '--http',
+      '0',
+      '--shared',
+      '--device-scale-factor',
+      '1.65',
+      '--viewport',
+      '2327x1156',
+      '--max-image-edge',
+      '0',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let err = '';
+  server.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  for (let i = 0; i < 100 && !endpoint; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    endpoint = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err)?.[1] ?? '';
+  }
+  assert.ok(endpoint, err);
+});
+after(async () => {
+  const exited = once(server, 'exit');
+  server.kill();
+  await exited;
+  await srv?.close();
+});
+
+describe('MCP Inspector CLI', () => {
+  test('lists the tools over stdio', async () => {
+    const out = await inspector(['node', CLI, 'serve', '--method', 'tools/list']);
+    const names = (out.tools as Array<{ name: string }>).map((t) => t.name);
+    assert.ok(names.includes('browser_click') && names.includes('browser_screenshot'), names.join(','));
+  });
+
+  test('clicks the checkbox fixture by frame at devicePixelRatio 1.65 (2327 px viewport) over HTTP', async () => {
+    const http = [endpoint, '--transport', 'http'];
+    await inspector([
+      ...http,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'browser_navigate',
+      '--tool-arg',
+      `url=${srv.url('/checkboxes', { w: 2327, run: 'inspector' })}`,
+    ]);
+    const shot = await inspector([...http, '--method', 'tools/call', '--tool-name', 'browser_screenshot']);
+    const frame = (
+      shot.structuredContent as {
+        frame: { id: string; image: { width: number; height: number }; devicePixelRatio: number };
+      }
+    ).frame;
+    assert.equal(frame.devicePixelRatio, 1.65);
+    assert.deepEqual(frame.image, { width: 3840, height: 1907 });
+    // #cb1's centre (1396.5, 698.5) CSS is at these pixels of the 3840-wide image.
+    const x = (1396.5 * 3840) / 2327;
+    const y = (698.5 * 1907) / 1156;
+    const click = await inspector([
+      ...http,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'browser_click',
+      '--tool-arg',
+      `frame=${frame.id}`,
+      `x=${x.toFixed(2)}`,
+      `y=${y.toFixed(2)}`,
+    ]);
+    const s = click.structuredContent as { verdict: string; landed: { id: string } };
+    assert.equal(s.verdict, 'OK', JSON.stringify(click));
+    assert.equal(s.landed.id, 'cb1');
+    assert.equal((await srv.waitForHits(1, { run: 'inspector', type: 'click' }))[0]?.id, 'cb1');
+  });
+});
