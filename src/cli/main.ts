@@ -50,6 +50,7 @@ program
   .command('demo')
   .description('show a naive screenshot click missing beside trueclick hitting, and the stale guard at work')
   .option('--out <dir>', 'folder for the annotated screenshots', 'out')
+  .option('--json', 'print the results as JSON')
   .option('--executable-path <path>', 'Chromium binary')
   .action(async (o) => {
     const { demo } = await import('./demo.js');

@@ -101,3 +101,11 @@ export async function sideBySide(panels: Array<{ png: Buffer; caption: string }>
     .png()
     .toBuffer();
 }
+
+/** Resizes a PNG to a width (height proportional), e.g. a device-px capture to its CSS size for a picture. */
+export async function resizeToWidth(png: Buffer, width: number): Promise<Buffer> {
+  return sharp(png)
+    .resize({ width: Math.round(width) })
+    .png()
+    .toBuffer();
+}

@@ -1,0 +1,61 @@
+// `trueclick matrix`: the grounding round-trip suite of SPEC S5/S7. Exit code 0 when every trueclick click
+// landed on the intended element, 1 on any miss (each printed with its cell), 2 on bad options.
+
+import cliProgress from 'cli-progress';
+import { cellCount, configLabel, type MatrixSpec, type SpecFlags, SpecError, specFromFlags } from './cells.js';
+import { runMatrix } from './run.js';
+import { renderJson, renderText, summarize } from './table.js';
+
+export { cellCount, FULL_SPEC, type MatrixSpec, REDUCED_SPEC } from './cells.js';
+export { type ClickResult, type MatrixRun, runMatrix } from './run.js';
+export { describeFailure, isFailure, summarize } from './table.js';
+
+export interface MatrixOptions extends SpecFlags {
+  json?: boolean;
+  concurrency?: number;
+  executablePath?: string;
+  /** Show the progress bar (default: when stderr is a terminal). */
+  progress?: boolean;
+}
+
+export async function matrix(o: MatrixOptions): Promise<number> {
+  let spec: MatrixSpec;
+  try {
+    spec = specFromFlags(o);
+  } catch (err) {
+    if (!(err instanceof SpecError)) throw err;
+    console.error(`trueclick matrix: ${err.message}`);
+    return 2;
+  }
+  const total = cellCount(spec);
+  const bar =
+    (o.progress ?? process.stderr.isTTY)
+      ? new cliProgress.SingleBar(
+          {
+            stream: process.stderr,
+            format: 'matrix {bar} {percentage}% | {value}/{total} clicks | trueclick misses {misses} | {config} | ETA {eta_formatted}',
+            etaBuffer: 200,
+            hideCursor: true,
+          },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
+  let misses = 0;
+  let running = '';
+  bar?.start(total, 0, { misses, config: 'starting browsers' });
+  const runOpts: Parameters<typeof runMatrix>[1] = {
+    concurrency: o.concurrency ?? 1,
+    onResult: (r) => {
+      if (!r.trueclick.hit || r.problem) misses++;
+      running = configLabel(r.cell);
+      bar?.increment(1, { misses, config: running });
+    },
+  };
+  if (o.executablePath) runOpts.executablePath = o.executablePath;
+  const run = await runMatrix(spec, runOpts);
+  bar?.stop();
+  const summary = summarize(run);
+  console.log(o.json ? renderJson(run, summary) : renderText(run, summary));
+  const setupFailed = run.configs.some((c) => c.error);
+  return summary.failures.length > 0 || setupFailed ? 1 : 0;
+}
