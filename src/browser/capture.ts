@@ -58,9 +58,26 @@ export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions
  * ratio of those two would say 1 at any devicePixelRatio. The snapshot runs concurrently with the capture.
  */
 export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): Promise<Capture> {
-  const budget = o.budgetMs ?? 10_000;
+  const deadline = Date.now() + (o.budgetMs ?? 10_000);
+  const first = await captureOnce(driver, o, deadline);
+  // The page scrolled between reading the scroll offset and capturing: the clip would mix two positions.
+  if (sameScroll(first.scroll, first.snapshot.scroll)) return first;
+  const second = await captureOnce(driver, o, deadline);
+  if (sameScroll(second.scroll, second.snapshot.scroll)) return second;
+  throw new BrowserError(
+    'CAPTURE_FAILED',
+    'The page kept scrolling while trueclick captured it',
+    'Wait for the page to settle (or stop its scrolling) and call browser_screenshot again.',
+  );
+}
+
+const sameScroll = (a: { x: number; y: number }, b: { x: number; y: number }) =>
+  Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1;
+
+async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture> {
+  const left = () => Math.max(1, deadline - Date.now());
   const [metrics, [innerW, innerH, dprRaw, mutationCount]] = await Promise.all([
-    driver.send('Page.getLayoutMetrics', {}, budget),
+    driver.send('Page.getLayoutMetrics', {}, left()),
     driver.evaluate<[number, number, number, number]>('window.__trueclick.metrics()'),
   ]);
   const dpr = roundDpr(dprRaw);
@@ -78,12 +95,12 @@ export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): 
         clip: { x: scroll.x, y: scroll.y, width: innerW, height: innerH, scale },
         captureBeyondViewport: false,
       },
-      budget,
+      left(),
     ),
     driver.send(
       'DOMSnapshot.captureSnapshot',
       { computedStyles: [...SNAPSHOT_STYLES], includePaintOrder: true, includeDOMRects: true },
-      budget,
+      left(),
     ),
   ]);
   const head = Buffer.from(shot.data.slice(0, 64), 'base64');

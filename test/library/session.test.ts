@@ -54,6 +54,15 @@ describe('library: the session the MCP tools use', () => {
     assert.equal(r.verdict, 'OK', r.message);
   });
 
+  test('a browser that went away is relaunched on the next call, and the agent is told', async () => {
+    const driver = await session.driver();
+    await driver.page.context().browser()?.close();
+    await session.navigate(srv.url('/approve', { run: 'crashed' }));
+    assert.match(session.takeNotice() ?? '', /started a new one/);
+    const shot = await session.screenshot();
+    assert.equal(shot.frame.geometry.devicePixelRatio, 2, 'the relaunched browser keeps the session options');
+  });
+
   test('trueclickForPage: a Playwright Page gets guarded clicks with the same verdicts', async () => {
     const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {
