@@ -73,6 +73,23 @@ describe('verdicts from real pages', () => {
     assert.equal(hits[0]?.extra?.deleted, 'TCK-7743');
   });
 
+  test('STALE_TARGET: a list that re-renders in place (same button node, same text, another row)', async () => {
+    await mcp.call('browser_navigate', {
+      url: srv.url('/tickets', { resort: 1200, order: 'rewrite', run: 'rewrite' }),
+    });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, deleteSlot(1));
+    await sleep(1500);
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
+    const s = structured<Report & { hitNow: { nodeId: number }; hitAtCapture: { nodeId: number } }>(r);
+    assert.equal(s.verdict, 'STALE_TARGET', text(r));
+    assert.equal(s.hitNow.nodeId, s.hitAtCapture.nodeId, 'the same DOM node is under the point');
+    assert.match(s.hitAtCapture.context ?? '', /TCK-7742/);
+    assert.match(s.hitNow.context ?? '', /TCK-7747/);
+    await sleep(200);
+    assert.equal(srv.hits({ run: 'rewrite', type: 'click' }).length, 0);
+  });
+
   test('COVERED: a toast appeared over the point; pointer-events:none decorations are not covers', async () => {
     await mcp.call('browser_navigate', { url: srv.url('/tickets', { toast: 1000, run: 'covered' }) });
     const f = await frameOf(mcp);
