@@ -1,0 +1,95 @@
+import { describeHit } from '../browser/element-facts.js';
+import { nodeNow } from '../browser/hit-test.js';
+import type { PageDriver } from '../browser/page-driver.js';
+import { GeometryError, resolveRequest, type TargetRequest } from '../geometry/index.js';
+import { ActionError } from './errors.js';
+import type { Expect } from './expect.js';
+import type { FrameRecord, FrameStore } from './frames.js';
+import type { MissLog } from './misses.js';
+import type { Point } from './verdicts.js';
+
+// From the agent's request to one CSS viewport point (and the mark's element, for mark clicks).
+
+export interface ClickRequest extends TargetRequest {
+  frame?: string;
+  mark?: number;
+  expect?: Expect;
+  button?: 'left' | 'right' | 'middle';
+  click_count?: number;
+}
+
+export interface ActionContext {
+  driver: PageDriver;
+  frames: FrameStore;
+  misses: MissLog;
+}
+
+export interface Resolved {
+  frame: FrameRecord | undefined;
+  point: Point;
+  imagePoint: Point | null;
+  /** For mark clicks: the marked element, looked up by identity at dispatch time. */
+  markNodeId?: number;
+}
+
+function targetFields(req: ClickRequest): TargetRequest {
+  const { frame: _f, mark: _m, expect: _e, button: _b, click_count: _c, ...target } = req;
+  return target;
+}
+
+export async function resolveTarget(ctx: ActionContext, req: ClickRequest): Promise<Resolved> {
+  const frame = req.frame ? ctx.frames.get(req.frame, ctx.driver) : undefined;
+  if (req.mark !== undefined) {
+    if (req.x !== undefined || req.y !== undefined || req.box || req.model_output) {
+      throw new ActionError(
+        'TWO_TARGETS',
+        'Pass exactly one target: `mark`, or x/y, or box, or model_output.',
+        'Drop all but one.',
+        'mark',
+      );
+    }
+    if (!frame)
+      throw new ActionError(
+        'FRAME_REQUIRED',
+        '`mark` needs the `frame` whose screenshot showed the marks.',
+        'Pass frame with the mark.',
+        'frame',
+      );
+    const mark = frame.marks?.find((m) => m.id === req.mark);
+    if (!mark) {
+      throw new ActionError(
+        'UNKNOWN_MARK',
+        `Frame ${frame.id} has no mark [${req.mark}]${frame.marks ? ` (it has 1–${frame.marks.length})` : ' (it was taken without marks)'}.`,
+        'Take browser_screenshot with marks: true and pick a number from its list.',
+        'mark',
+      );
+    }
+    const now = await nodeNow(ctx.driver, mark.backendNodeId);
+    if (!now?.connected || !now.rect || now.rect.width <= 0 || now.rect.height <= 0) {
+      throw new ActionError(
+        'MARK_GONE',
+        `Mark [${mark.id}] (${describeHit(mark.hit)}) is no longer on the page.`,
+        'Take a new screenshot with marks: true.',
+        'mark',
+      );
+    }
+    const point = { x: now.rect.x + now.rect.width / 2, y: now.rect.y + now.rect.height / 2 };
+    return { frame, point, imagePoint: null, markNodeId: mark.backendNodeId };
+  }
+  try {
+    const r = resolveRequest(targetFields(req), frame?.geometry);
+    return { frame, point: r.css, imagePoint: r.image ?? null };
+  } catch (err) {
+    if (err instanceof GeometryError) throw new ActionError(err.code, err.problem, err.hint, err.field);
+    throw err;
+  }
+}
+
+export function centre(b: { x: number; y: number; width: number; height: number }): Point {
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+export function toImage(frame: FrameRecord, p: Point): Point {
+  const { image, css } = frame.geometry;
+  return { x: (p.x * image.width) / css.width, y: (p.y * image.height) / css.height };
+}
