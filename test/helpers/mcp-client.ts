@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -62,4 +64,38 @@ export async function frameOf(h: McpHarness, args: Record<string, unknown> = {})
 /** Where a CSS viewport point appears in the frame's image (what a perfect model would answer in px). */
 export function imagePx(f: FrameInfo, css: { x: number; y: number }) {
   return { x: (css.x * f.image.width) / f.css.width, y: (css.y * f.image.height) / f.css.height };
+}
+
+export interface HttpServerHandle {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** `trueclick serve --http 0 …` in a child process; resolves with the endpoint it prints. */
+export async function startHttpServer(serveArgs: string[]): Promise<HttpServerHandle> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '0', ...serveArgs], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  let endpoint = '';
+  for (let i = 0; i < 100 && !endpoint && child.exitCode === null; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    endpoint = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err)?.[1] ?? '';
+  }
+  if (!endpoint) {
+    child.kill();
+    throw new Error(`trueclick serve --http did not print its endpoint: ${err}`);
+  }
+  return {
+    endpoint,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill();
+      await exited;
+    },
+  };
 }

@@ -1,42 +1,24 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { CLI } from '../helpers/mcp-client.js';
+import { type HttpServerHandle, startHttpServer } from '../helpers/mcp-client.js';
 
 // The streamable HTTP transport: loopback by default, Host/Origin checked, bearer token enforced.
 let srv: FixtureServer;
-let server: ChildProcess;
+let server: HttpServerHandle;
 let endpoint = '';
 const TOKEN = 'test-token-5d1f';
 
 before(async () => {
   srv = await startFixtureServer();
-  server = spawn(
-    process.execPath,
-    [CLI, 'serve', '--http', '0', '--token', TOKEN, '--device-scale-factor', '2'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  let err = '';
-  server.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  for (let i = 0; i < 100 && !endpoint; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    endpoint = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err)?.[1] ?? '';
-  }
-  assert.ok(endpoint, `server printed its endpoint: ${err}`);
+  server = await startHttpServer(['--token', TOKEN, '--device-scale-factor', '2']);
+  endpoint = server.endpoint;
 });
 after(async () => {
-  const exited = once(server, 'exit');
-  server.kill();
-  await exited;
+  await server?.stop();
   await srv?.close();
 });
 

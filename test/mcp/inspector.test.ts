@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { CLI } from '../helpers/mcp-client.js';
+import { CLI, type HttpServerHandle, startHttpServer } from '../helpers/mcp-client.js';
 
 // The MCP Inspector CLI (1.x, --cli mode; 2.x needs Node 22) as a second, independent client.
 const run = promisify(execFile);
@@ -16,7 +15,7 @@ const INSPECTOR = `${ROOT}node_modules/@modelcontextprotocol/inspector-cli/build
 const CWD = `${ROOT}dist`;
 
 let srv: FixtureServer;
-let server: ChildProcess;
+let server: HttpServerHandle;
 let endpoint = '';
 
 async function inspector(args: string[]): Promise<Record<string, unknown>> {
@@ -29,37 +28,19 @@ async function inspector(args: string[]): Promise<Record<string, unknown>> {
 
 before(async () => {
   srv = await startFixtureServer();
-  server = spawn(
-    process.execPath,
-    [
-      CLI,
-      'serve',
-      '--http',
-      '0',
-      '--shared',
-      '--device-scale-factor',
-      '1.65',
-      '--viewport',
-      '2327x1156',
-      '--max-image-edge',
-      '0',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let err = '';
-  server.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  for (let i = 0; i < 100 && !endpoint; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    endpoint = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err)?.[1] ?? '';
-  }
-  assert.ok(endpoint, err);
+  server = await startHttpServer([
+    '--shared',
+    '--device-scale-factor',
+    '1.65',
+    '--viewport',
+    '2327x1156',
+    '--max-image-edge',
+    '0',
+  ]);
+  endpoint = server.endpoint;
 });
 after(async () => {
-  const exited = once(server, 'exit');
-  server.kill();
-  await exited;
+  await server?.stop();
   await srv?.close();
 });
 
