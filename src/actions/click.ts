@@ -27,8 +27,10 @@ export async function guardedClick(
   const resolved = await resolveTarget(ctx, req);
   const { frame, point } = resolved;
   const expect = req.expect;
-  const [innerW, innerH] = await driver.evaluate<[number, number]>('window.__trueclick.metrics()');
-  const scrollNow = await currentScroll(driver);
+  const [[innerW, innerH], scrollNow] = await Promise.all([
+    driver.evaluate<[number, number]>('window.__trueclick.metrics()'),
+    currentScroll(driver),
+  ]);
 
   const report: ClickReport = {
     verdict: 'OK',
