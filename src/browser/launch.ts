@@ -45,14 +45,14 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
   const real = opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined;
   const args = [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])];
   if (real) args.push(`--force-device-scale-factor=${opts.deviceScaleFactor}`);
-  if (opts.hideScrollbars) args.push('--hide-scrollbars');
   let browser: Browser;
   try {
     browser = await chromium.launch({
       executablePath,
       headless: opts.headless ?? true,
       args,
-      ignoreDefaultArgs: ['--hide-scrollbars'],
+      // Playwright adds --hide-scrollbars in headless (and would filter ours out): keep it only when asked.
+      ...(opts.hideScrollbars ? {} : { ignoreDefaultArgs: ['--hide-scrollbars'] }),
       timeout: 30_000,
     });
   } catch (err) {

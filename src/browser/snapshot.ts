@@ -8,6 +8,8 @@ export const SNAPSHOT_STYLES = ['pointer-events', 'visibility', 'cursor', 'displ
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const INTERACTIVE_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'LABEL']);
+/** A label gets no mark of its own: the control it labels has one, and clicking either does the same. */
+const MARKED_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY']);
 const INTERACTIVE_ROLES = new Set([
   'button',
   'link',
@@ -39,6 +41,7 @@ export class SnapshotIndex {
   private readonly children = new Map<number, number[]>();
   private readonly layoutOf = new Map<number, number>();
   private readonly textCache = new Map<number, string>();
+  private labelsFor: Map<string, number> | undefined;
 
   /**
    * @param devicePerCss snapshot units per CSS px: 1 under emulation, but with a real scale factor
@@ -134,11 +137,17 @@ export class SnapshotIndex {
     for (let p = this.parent(i); p >= 0; p = this.parent(p))
       if (this.tag(p) === 'LABEL') return this.textContent(p);
     if (!attrs.id) return undefined;
-    const names = this.doc?.nodes.nodeName ?? [];
-    for (let n = 0; n < names.length; n++) {
-      if (this.tag(n) === 'LABEL' && this.attrs(n).for === attrs.id) return this.textContent(n);
+    if (!this.labelsFor) {
+      // Built once: looking labels up per element would make marks on a large page quadratic.
+      this.labelsFor = new Map();
+      const names = this.doc?.nodes.nodeName ?? [];
+      for (let n = 0; n < names.length; n++) {
+        const target = this.tag(n) === 'LABEL' ? this.attrs(n).for : undefined;
+        if (target && !this.labelsFor.has(target)) this.labelsFor.set(target, n);
+      }
     }
-    return undefined;
+    const label = this.labelsFor.get(attrs.id);
+    return label === undefined ? undefined : this.textContent(label);
   }
 
   private contextText(i: number): string | undefined {
@@ -225,7 +234,7 @@ export class SnapshotIndex {
       const tag = this.tag(ni);
       const attrs = this.attrs(ni);
       const interactive =
-        (INTERACTIVE_TAGS.has(tag) && !(tag === 'INPUT' && attrs.type === 'hidden')) ||
+        (MARKED_TAGS.has(tag) && !(tag === 'INPUT' && attrs.type === 'hidden')) ||
         (attrs.role !== undefined && INTERACTIVE_ROLES.has(attrs.role)) ||
         'onclick' in attrs ||
         (this.style(li, 'cursor') === 'pointer' && !this.hasInteractiveAncestor(ni));

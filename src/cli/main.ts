@@ -70,6 +70,28 @@ program
     }
   });
 
+program
+  .command('matrix')
+  .description(
+    'grounding round trip over DPR, scale source, scrollbar, scroll, client downscale, preset and target',
+  )
+  .option('--quick', 'the reduced matrix of npm test (DPR 1, 1.65, 2; 10 presets; near and far targets)')
+  .option('--dpr <list>', 'devicePixelRatios, e.g. 1,2 (default 1,1.25,1.5,1.65,2,3)')
+  .option('--sources <list>', 'scale sources: emulated,real')
+  .option('--scrollbars <list>', 'scrollbars: hidden,classic')
+  .option('--scrolls <list>', 'scroll states: top,scrolled')
+  .option('--downscales <list>', 'image as the model saw it: none,full,client-1568,shown-1000')
+  .option('--presets <list>', 'model presets, e.g. gemini,claude (default: all)')
+  .option('--targets <list>', 'targets: near,far,edge')
+  .option('--no-naive', 'skip the naive pipeline (model numbers used as CSS px)')
+  .option('--concurrency <n>', 'browsers at once (default 1)', parseNonNegativeInt)
+  .option('--json', 'print the results as JSON')
+  .option('--executable-path <path>', 'Chromium binary')
+  .action(async (o) => {
+    const { matrix } = await import('./matrix/index.js');
+    process.exitCode = await matrix(o);
+  });
+
 browserOptions(
   program.command('doctor').description('check the browser and show the frame trueclick measures'),
 ).action(async (o) => {

@@ -12,7 +12,9 @@ export interface ServeFlags extends BrowserFlags {
 export async function serve(flags: ServeFlags): Promise<void> {
   // A stray rejection in one tool call must not take the agent's whole session down; say it on stderr.
   process.on('unhandledRejection', (err) => {
-    process.stderr.write(`trueclick: unhandled rejection: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(
+      `trueclick: unhandled rejection: ${err instanceof Error ? err.stack : String(err)}\n`,
+    );
   });
   const options = sessionOptions(flags);
   if (flags.http === undefined) return serveStdio(options);

@@ -11,12 +11,13 @@ export const SCROLLBARS = ['hidden', 'classic'] as const;
 /** top: scroll 0; scrolled: window.scrollTo(0, SCROLL_BY), the #scrolled-* targets in view. */
 export const SCROLLS = ['top', 'scrolled'] as const;
 /**
- * What the client did to the image before the model saw it.
- * none: the server's image (trueclick's default downscale: long edge <= 1568, <= 1.15 MP), shown as sent.
- * client-1568: the server sends full resolution (maxImageEdge 0); the client shrinks it to long edge <= 1568.
- * shown-1000: the server's image, shown 1000 px wide.
+ * Which image the server sent and what the client did to it before the model saw it.
+ * none: trueclick's default image (downscaled at capture to long edge <= 1568, <= 1.15 MP), shown as sent.
+ * full: full device resolution (maxImageEdge 0), shown as sent (as chrome-devtools-mcp's screenshots are).
+ * client-1568: full device resolution, shrunk by the client to long edge <= 1568 (shown_width passed).
+ * shown-1000: trueclick's default image, shown 1000 px wide (shown_width passed).
  */
-export const DOWNSCALES = ['none', 'client-1568', 'shown-1000'] as const;
+export const DOWNSCALES = ['none', 'full', 'client-1568', 'shown-1000'] as const;
 /** near: by the origin; far: the bottom-right corner; edge: the right edge, beside the scrollbar. */
 export const TARGETS = ['near', 'far', 'edge'] as const;
 
@@ -104,8 +105,14 @@ export const REDUCED_SPEC: MatrixSpec = {
 export function configsOf(spec: MatrixSpec): BrowserConfig[] {
   const out: BrowserConfig[] = [];
   for (const source of spec.sources)
-    for (const dpr of spec.dprs) for (const scrollbar of spec.scrollbars) out.push({ dpr, source, scrollbar });
+    for (const dpr of spec.dprs)
+      for (const scrollbar of spec.scrollbars) out.push({ dpr, source, scrollbar });
   return out;
+}
+
+/** Whether a downscale mode starts from the full-resolution image (a session with maxImageEdge 0). */
+export function fromFullResolution(d: Downscale): boolean {
+  return d === 'full' || d === 'client-1568';
 }
 
 /** Clicks per scroll state of one browser config. */
@@ -171,7 +178,8 @@ export function specFromFlags(f: SpecFlags): MatrixSpec {
   if (f.dpr !== undefined) {
     spec.dprs = list(f.dpr).map((s) => {
       const n = Number(s);
-      if (!Number.isFinite(n) || n <= 0 || n > 5) throw new SpecError(`--dpr "${s}" is not a devicePixelRatio in (0, 5]`);
+      if (!Number.isFinite(n) || n <= 0 || n > 5)
+        throw new SpecError(`--dpr "${s}" is not a devicePixelRatio in (0, 5]`);
       return n;
     });
     if (spec.dprs.length === 0) throw new SpecError('--dpr needs at least one value');

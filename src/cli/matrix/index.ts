@@ -2,7 +2,14 @@
 // landed on the intended element, 1 on any miss (each printed with its cell), 2 on bad options.
 
 import cliProgress from 'cli-progress';
-import { cellCount, configLabel, type MatrixSpec, type SpecFlags, SpecError, specFromFlags } from './cells.js';
+import {
+  cellCount,
+  configLabel,
+  type MatrixSpec,
+  SpecError,
+  type SpecFlags,
+  specFromFlags,
+} from './cells.js';
 import { runMatrix } from './run.js';
 import { renderJson, renderText, summarize } from './table.js';
 
@@ -33,7 +40,8 @@ export async function matrix(o: MatrixOptions): Promise<number> {
       ? new cliProgress.SingleBar(
           {
             stream: process.stderr,
-            format: 'matrix {bar} {percentage}% | {value}/{total} clicks | trueclick misses {misses} | {config} | ETA {eta_formatted}',
+            format:
+              'matrix {bar} {percentage}% | {value}/{total} clicks | trueclick misses {misses} | {config} | ETA {eta_formatted}',
             etaBuffer: 200,
             hideCursor: true,
           },
@@ -41,21 +49,19 @@ export async function matrix(o: MatrixOptions): Promise<number> {
         )
       : undefined;
   let misses = 0;
-  let running = '';
   bar?.start(total, 0, { misses, config: 'starting browsers' });
   const runOpts: Parameters<typeof runMatrix>[1] = {
     concurrency: o.concurrency ?? 1,
     onResult: (r) => {
       if (!r.trueclick.hit || r.problem) misses++;
-      running = configLabel(r.cell);
-      bar?.increment(1, { misses, config: running });
+      bar?.increment(1, { misses, config: configLabel(r.cell) });
     },
   };
   if (o.executablePath) runOpts.executablePath = o.executablePath;
   const run = await runMatrix(spec, runOpts);
   bar?.stop();
   const summary = summarize(run);
-  console.log(o.json ? renderJson(run, summary) : renderText(run, summary));
+  console.log(o.json ? renderJson(run, summary) : renderText(run, summary, { maxFailures: 200 }));
   const setupFailed = run.configs.some((c) => c.error);
   return summary.failures.length > 0 || setupFailed ? 1 : 0;
 }

@@ -7,9 +7,9 @@
 
 import {
   anthropicQuickstartTarget,
+  type Convention,
   type CssBox,
   claudeResize,
-  type Convention,
   type FrameGeometry,
   type PresetName,
   presetFor,
@@ -62,7 +62,8 @@ const FAMILIES: Partial<Record<PresetName, Family>> = {
     units: 'permille',
     yx: true,
     decimals: 0,
-    render: ([a, b, c, d]) => `\`\`\`json\n[{"box_2d": [${a}, ${b}, ${c}, ${d}], "label": "${LABEL}"}]\n\`\`\``,
+    render: ([a, b, c, d]) =>
+      `\`\`\`json\n[{"box_2d": [${a}, ${b}, ${c}, ${d}], "label": "${LABEL}"}]\n\`\`\``,
   },
   'qwen2-vl': {
     kind: 'box',
@@ -76,7 +77,8 @@ const FAMILIES: Partial<Record<PresetName, Family>> = {
     units: 'px',
     resize: (w, h) => qwenSmartResize(h, w),
     decimals: 0,
-    render: ([a, b, c, d]) => `\`\`\`json\n[\n  {"bbox_2d": [${a}, ${b}, ${c}, ${d}], "label": "${LABEL}"}\n]\n\`\`\``,
+    render: ([a, b, c, d]) =>
+      `\`\`\`json\n[\n  {"bbox_2d": [${a}, ${b}, ${c}, ${d}], "label": "${LABEL}"}\n]\n\`\`\``,
   },
   'qwen3-vl': {
     kind: 'point',
@@ -88,7 +90,8 @@ const FAMILIES: Partial<Record<PresetName, Family>> = {
     kind: 'point',
     units: 'permille',
     decimals: 0,
-    render: ([x, y]) => `Thought: The button is at the edge of the page.\nAction: click(start_box='(${x},${y})')`,
+    render: ([x, y]) =>
+      `Thought: The button is at the edge of the page.\nAction: click(start_box='(${x},${y})')`,
   },
   'ui-tars-1.5': {
     kind: 'point',
@@ -184,7 +187,8 @@ export function oracleAnswer(preset: PresetName, box: CssBox, truth: FrameGeomet
     convention.shown_height = shown.height;
   }
   const centre = { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 };
-  const exact = family.kind === 'box' ? toConventionBox(box, convention, truth) : toConvention(centre, convention, truth);
+  const exact =
+    family.kind === 'box' ? toConventionBox(box, convention, truth) : toConvention(centre, convention, truth);
 
   let disagreement: string | undefined;
   if (FAMILIES[preset]) {
@@ -222,12 +226,12 @@ function swapPairs(v: number[]): number[] {
 
 /** The size at which the client showed an image of `image` px in a downscale mode; undefined = as sent. */
 export function shownSizeFor(
-  mode: 'none' | 'client-1568' | 'shown-1000',
+  mode: 'none' | 'full' | 'client-1568' | 'shown-1000',
   image: Size,
   longEdge: number,
   shownWidth: number,
 ): Size | undefined {
-  if (mode === 'none') return undefined;
+  if (mode === 'none' || mode === 'full') return undefined;
   if (mode === 'shown-1000') {
     if (image.width === shownWidth) return undefined;
     return { width: shownWidth, height: Math.max(1, Math.round((image.height * shownWidth) / image.width)) };
@@ -235,5 +239,8 @@ export function shownSizeFor(
   const long = Math.max(image.width, image.height);
   if (long <= longEdge) return undefined;
   const s = longEdge / long;
-  return { width: Math.max(1, Math.round(image.width * s)), height: Math.max(1, Math.round(image.height * s)) };
+  return {
+    width: Math.max(1, Math.round(image.width * s)),
+    height: Math.max(1, Math.round(image.height * s)),
+  };
 }

@@ -5,18 +5,20 @@
 // coordinate tools do). Whether the intended element got each click is read from the fixture page's own
 // hit log, never from trueclick's report.
 
-import { type FixtureServer, startFixtureServer } from '../../../fixtures/server.js';
+import type { Page } from 'playwright-core';
+import { startFixtureServer } from '../../../fixtures/server.js';
 import type { ClickRequest } from '../../actions/click.js';
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session.js';
 import { type BrowserHandle, openBrowser } from '../../browser/launch.js';
 import type { CssBox, FrameGeometry, Size, XY } from '../../geometry/index.js';
 import {
   type BrowserConfig,
-  CLIENT_LONG_EDGE,
   type Cell,
+  CLIENT_LONG_EDGE,
   configLabel,
   configsOf,
   type Downscale,
+  fromFullResolution,
   type MatrixSpec,
   SCROLL_BY,
   SCROLLBAR_PX,
@@ -124,7 +126,8 @@ function readTruth(ids: string[]): PageTruth {
   };
 }
 
-const HIT_WAIT_MS = 2_000;
+/** A dispatched click is in the page's log when the CDP call returns; this only covers a slow renderer. */
+const HIT_POLL_MS = 25;
 /** Where the mouse rests while frames are taken: plain background, so no target shows its hover colour. */
 const REST = { x: 400, y: 300 };
 
@@ -134,13 +137,16 @@ function errorText(err: unknown): string {
 }
 
 function worldProblem(cfg: BrowserConfig, scroll: Scroll, t: PageTruth, ids: string[]): string | null {
-  if (Math.abs(t.devicePixelRatio - cfg.dpr) > 1e-3) return `devicePixelRatio is ${t.devicePixelRatio}, not ${cfg.dpr}`;
+  if (Math.abs(t.devicePixelRatio - cfg.dpr) > 1e-3)
+    return `devicePixelRatio is ${t.devicePixelRatio}, not ${cfg.dpr}`;
   const bar = t.innerWidth - t.clientWidth;
-  if (cfg.scrollbar === 'hidden' && bar !== 0) return `the scrollbar should be hidden but takes ${bar} CSS px`;
+  if (cfg.scrollbar === 'hidden' && bar !== 0)
+    return `the scrollbar should be hidden but takes ${bar} CSS px`;
   if (cfg.scrollbar === 'classic' && Math.abs(bar - SCROLLBAR_PX) > 1)
     return `the classic scrollbar takes ${bar} CSS px, not ${SCROLLBAR_PX}`;
   const want = scroll === 'scrolled' ? SCROLL_BY : 0;
-  if (Math.abs(t.scrollY - want) > 1 || t.scrollX !== 0) return `the page is scrolled to (${t.scrollX}, ${t.scrollY}), not (0, ${want})`;
+  if (Math.abs(t.scrollY - want) > 1 || t.scrollX !== 0)
+    return `the page is scrolled to (${t.scrollX}, ${t.scrollY}), not (0, ${want})`;
   for (const id of ids) {
     const b = t.boxes[id];
     if (!b) return `#${id} is missing`;
@@ -150,30 +156,72 @@ function worldProblem(cfg: BrowserConfig, scroll: Scroll, t: PageTruth, ids: str
   return null;
 }
 
-async function nextClick(srv: FixtureServer, run: string, before: number): Promise<string | null | undefined> {
-  try {
-    const got = await srv.waitForHits(before + 1, { run, type: 'click', timeoutMs: HIT_WAIT_MS });
-    return got[before]?.id ?? null;
-  } catch {
-    return undefined;
+/**
+ * The element the page's own hit recorder (fixtures/pages/hit.js, a window capture-phase listener) saw the
+ * `n`-th click of this page load land on: its id, null for an element without id, undefined for no click.
+ * Read from the page's log (window.__hits, with this run's label) rather than from the fixture server's copy:
+ * hit.js posts with fetch keepalive and never reads the responses, so Chromium's 64 KiB keepalive quota runs
+ * out after a few hundred hits per page load and later hits never reach the server.
+ */
+async function nthClick(page: Page, run: string, n: number): Promise<string | null | undefined> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const got = await page.evaluate(
+      ([label, i]) => {
+        const clicks = (
+          window as unknown as { __hits: Array<{ type: string; run?: string; id: string | null }> }
+        ).__hits.filter((h) => h.type === 'click' && h.run === label);
+        return clicks.length > i ? { id: clicks[i]?.id ?? null } : null;
+      },
+      [run, n] as const,
+    );
+    if (got) return got.id;
+    await new Promise((r) => setTimeout(r, HIT_POLL_MS));
+  }
+  return undefined;
+}
+
+/** Counts this page load's click events as they are consumed, so each click reads its own hit. */
+class ClickLog {
+  private seen = 0;
+  constructor(
+    private readonly page: Page,
+    private readonly run: string,
+  ) {}
+  async next(): Promise<string | null | undefined> {
+    const id = await nthClick(this.page, this.run, this.seen);
+    if (id !== undefined) this.seen++;
+    return id;
   }
 }
 
 async function naiveClick(
   handle: BrowserHandle,
-  srv: FixtureServer,
-  run: string,
+  log: ClickLog,
   t: PageTruth,
   p: XY,
   id: string,
 ): Promise<NonNullable<ClickResult['naive']>> {
-  if (!(p.x >= 0 && p.y >= 0 && p.x < t.innerWidth && p.y < t.innerHeight)) return { hit: false, point: p, where: 'off-screen' };
+  if (!(p.x >= 0 && p.y >= 0 && p.x < t.innerWidth && p.y < t.innerHeight))
+    return { hit: false, point: p, where: 'off-screen' };
   if (p.x >= t.clientWidth || p.y >= t.clientHeight) return { hit: false, point: p, where: 'scrollbar' };
-  const before = srv.hits({ run, type: 'click' }).length;
   const d = handle.driver;
-  await d.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', clickCount: 1, buttons: 1 });
-  await d.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', clickCount: 1, buttons: 0 });
-  const landedId = await nextClick(srv, run, before);
+  await d.send('Input.dispatchMouseEvent', {
+    type: 'mousePressed',
+    x: p.x,
+    y: p.y,
+    button: 'left',
+    clickCount: 1,
+    buttons: 1,
+  });
+  await d.send('Input.dispatchMouseEvent', {
+    type: 'mouseReleased',
+    x: p.x,
+    y: p.y,
+    button: 'left',
+    clickCount: 1,
+    buttons: 0,
+  });
+  const landedId = await log.next();
   return { hit: landedId === id, point: p, where: 'dispatched', landedId };
 }
 
@@ -185,7 +233,12 @@ interface Shot {
   pixelProblems: Map<TargetKind, string>;
 }
 
-async function takeShot(session: TrueclickSession, t: PageTruth, spec: MatrixSpec, scroll: Scroll): Promise<Shot> {
+async function takeShot(
+  session: TrueclickSession,
+  t: PageTruth,
+  spec: MatrixSpec,
+  scroll: Scroll,
+): Promise<Shot> {
   const shot = await session.screenshot();
   const image = pngSize(shot.base64);
   const pixelProblems = new Map<TargetKind, string>();
@@ -199,7 +252,12 @@ async function takeShot(session: TrueclickSession, t: PageTruth, spec: MatrixSpe
   return { session, shot, image, pixelProblems };
 }
 
-async function runConfig(cfg: BrowserConfig, spec: MatrixSpec, opts: RunOptions, report: ConfigReport): Promise<ClickResult[]> {
+async function runConfig(
+  cfg: BrowserConfig,
+  spec: MatrixSpec,
+  opts: RunOptions,
+  report: ConfigReport,
+): Promise<ClickResult[]> {
   const results: ClickResult[] = [];
   const emit = (r: ClickResult) => {
     results.push(r);
@@ -227,6 +285,7 @@ async function runConfig(cfg: BrowserConfig, spec: MatrixSpec, opts: RunOptions,
       const run = `matrix-${cfg.source}-${cfg.dpr}-${cfg.scrollbar}-${scroll}`;
       await sent.navigate(srv.url('/targets', { tall: 1, scrollbar: SCROLLBAR_PX, at: SCROLL_BY, run }));
       const page = handle.driver.page;
+      const log = new ClickLog(page, run);
       if (scroll === 'scrolled') await page.evaluate((y) => window.scrollTo(0, y), SCROLL_BY);
       await handle.driver.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...REST, button: 'none' });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -236,11 +295,13 @@ async function runConfig(cfg: BrowserConfig, spec: MatrixSpec, opts: RunOptions,
       if (bad) throw new Error(`${configLabel(cfg)}, ${scroll}: ${bad}`);
 
       const shots = new Map<Downscale, Shot>();
-      const needSent = spec.downscales.some((d) => d !== 'client-1568');
+      const needSent = spec.downscales.some((d) => !fromFullResolution(d));
       const sentShot = needSent ? await takeShot(sent, truth, spec, scroll) : undefined;
-      const fullShot = spec.downscales.includes('client-1568') ? await takeShot(full, truth, spec, scroll) : undefined;
+      const fullShot = spec.downscales.some(fromFullResolution)
+        ? await takeShot(full, truth, spec, scroll)
+        : undefined;
       for (const d of spec.downscales) {
-        const s = d === 'client-1568' ? fullShot : sentShot;
+        const s = fromFullResolution(d) ? fullShot : sentShot;
         if (s) shots.set(d, s);
       }
       report.worlds.push({
@@ -270,23 +331,29 @@ async function runConfig(cfg: BrowserConfig, spec: MatrixSpec, opts: RunOptions,
         const req: ClickRequest = { frame: s.shot.frame.id, model: cell.preset, model_output: answer.text };
         if (shown) req.shown_width = shown.width;
 
-        const before = srv.hits({ run, type: 'click' }).length;
         const tc: ClickResult['trueclick'] = { hit: false, dispatched: null };
         try {
           const r = await s.session.click(req);
           tc.verdict = r.verdict;
           tc.dispatched = r.dispatched;
           if (r.verdict !== 'OK') tc.message = r.message;
-          if (r.dispatched) tc.landedId = await nextClick(srv, run, before);
+          if (r.dispatched) tc.landedId = await log.next();
         } catch (err) {
           tc.error = errorText(err);
         }
         tc.hit = tc.landedId === id;
-        const result: ClickResult = { cell, id, box, text: answer.text, image: shown ?? s.image, trueclick: tc };
+        const result: ClickResult = {
+          cell,
+          id,
+          box,
+          text: answer.text,
+          image: shown ?? s.image,
+          trueclick: tc,
+        };
         if (shown) result.shownWidth = shown.width;
         const problems = [answer.disagreement, s.pixelProblems.get(cell.target)].filter(Boolean);
         if (problems.length > 0) result.problem = problems.join('; ');
-        if (spec.naive) result.naive = await naiveClick(handle, srv, run, truth, answer.naive, id);
+        if (spec.naive) result.naive = await naiveClick(handle, log, truth, answer.naive, id);
         emit(result);
       }
     }

@@ -57,8 +57,15 @@ export function summarize(run: MatrixRun): Summary {
     const c = (g[0] as ClickResult).cell;
     return { source: c.source, dpr: c.dpr, ...tally(g) };
   });
-  rows.sort((a, b) => (a.source === b.source ? a.dpr - b.dpr : run.spec.sources.indexOf(a.source as never) - run.spec.sources.indexOf(b.source as never)));
-  const byPreset = run.spec.presets.map((preset) => ({ preset, ...tally(rs.filter((r) => r.cell.preset === preset)) }));
+  rows.sort((a, b) =>
+    a.source === b.source
+      ? a.dpr - b.dpr
+      : run.spec.sources.indexOf(a.source as never) - run.spec.sources.indexOf(b.source as never),
+  );
+  const byPreset = run.spec.presets.map((preset) => ({
+    preset,
+    ...tally(rs.filter((r) => r.cell.preset === preset)),
+  }));
   const byDownscale = run.spec.downscales.map((downscale) => ({
     downscale,
     ...tally(rs.filter((r) => r.cell.downscale === downscale)),
@@ -90,7 +97,9 @@ const fmt = (n: number) => (Math.round(n * 10) / 10).toString();
 
 export function describeFailure(r: ClickResult): string {
   const tc = r.trueclick;
-  const out = [`  [${cellLabel(r.cell)}] #${r.id} at CSS (${fmt(r.box.left)}, ${fmt(r.box.top)})-(${fmt(r.box.right)}, ${fmt(r.box.bottom)})`];
+  const out = [
+    `  [${cellLabel(r.cell)}] #${r.id} at CSS (${fmt(r.box.left)}, ${fmt(r.box.top)})-(${fmt(r.box.right)}, ${fmt(r.box.bottom)})`,
+  ];
   if (r.text) {
     out.push(
       `    model_output ${JSON.stringify(r.text)}${r.shownWidth ? `, shown_width ${r.shownWidth}` : ''} (image ${r.image.width}x${r.image.height})`,
@@ -98,8 +107,15 @@ export function describeFailure(r: ClickResult): string {
   }
   if (tc.error) out.push(`    trueclick refused: ${tc.error}`);
   else {
-    const where = tc.dispatched ? `dispatched at CSS (${fmt(tc.dispatched.x)}, ${fmt(tc.dispatched.y)})` : 'nothing dispatched';
-    const landed = tc.landedId === undefined ? (tc.dispatched ? ', no click event reached the page' : '') : `, the page saw the click on ${tc.landedId ? `#${tc.landedId}` : 'an element without id'}`;
+    const where = tc.dispatched
+      ? `dispatched at CSS (${fmt(tc.dispatched.x)}, ${fmt(tc.dispatched.y)})`
+      : 'nothing dispatched';
+    const landed =
+      tc.landedId === undefined
+        ? tc.dispatched
+          ? ', no click event reached the page'
+          : ''
+        : `, the page saw the click on ${tc.landedId ? `#${tc.landedId}` : 'an element without id'}`;
     out.push(`    trueclick ${tc.verdict}: ${where}${landed}${tc.message ? `. ${tc.message}` : ''}`);
   }
   if (r.problem) out.push(`    problem: ${r.problem}`);
@@ -118,17 +134,36 @@ export function renderText(run: MatrixRun, s: Summary, opts: { maxFailures?: num
     `targets {${run.spec.targets.join(', ')}}`,
   ].join(' x ');
   const out: string[] = [];
-  out.push(`trueclick matrix: ${s.total.n} clicks, ${run.configs.length} browsers, ${(run.ms / 1000).toFixed(1)} s`);
+  out.push(
+    `trueclick matrix: ${s.total.n} clicks, ${run.configs.length} browsers, ${(run.ms / 1000).toFixed(1)} s`,
+  );
   out.push(dims);
   out.push('');
   const header = ['scale source', 'DPR', 'trueclick', ...(naive ? ['naive'] : []), 'n'];
   const right = [false, true, true, ...(naive ? [true] : []), true];
-  const body = s.rows.map((r) => [r.source, String(r.dpr), pct(r.trueclick, r.n), ...(naive ? [pct(r.naive, r.naiveN)] : []), String(r.n)]);
-  body.push(['all', '', pct(s.total.trueclick, s.total.n), ...(naive ? [pct(s.total.naive, s.total.naiveN)] : []), String(s.total.n)]);
+  const body = s.rows.map((r) => [
+    r.source,
+    String(r.dpr),
+    pct(r.trueclick, r.n),
+    ...(naive ? [pct(r.naive, r.naiveN)] : []),
+    String(r.n),
+  ]);
+  body.push([
+    'all',
+    '',
+    pct(s.total.trueclick, s.total.n),
+    ...(naive ? [pct(s.total.naive, s.total.naiveN)] : []),
+    String(s.total.n),
+  ]);
   out.push(grid(header, body, right));
   out.push('');
   const ph = ['preset', 'trueclick', ...(naive ? ['naive'] : []), 'n'];
-  const pr = s.byPreset.map((p) => [p.preset, pct(p.trueclick, p.n), ...(naive ? [pct(p.naive, p.naiveN)] : []), String(p.n)]);
+  const pr = s.byPreset.map((p) => [
+    p.preset,
+    pct(p.trueclick, p.n),
+    ...(naive ? [pct(p.naive, p.naiveN)] : []),
+    String(p.n),
+  ]);
   out.push(grid(ph, pr, [false, true, ...(naive ? [true] : []), true]));
   out.push('');
   out.push(
@@ -136,12 +171,15 @@ export function renderText(run: MatrixRun, s: Summary, opts: { maxFailures?: num
   );
   for (const c of run.configs) if (c.error) out.push(`SETUP FAILED: ${c.error}`);
   if (s.failures.length === 0) {
-    out.push(`trueclick: every click landed on the intended element (${rate(s.total.trueclick, s.total.n)}).`);
+    out.push(
+      `trueclick: every click landed on the intended element (${rate(s.total.trueclick, s.total.n)}).`,
+    );
   } else {
     const max = opts.maxFailures ?? Number.POSITIVE_INFINITY;
     out.push(`trueclick MISSES: ${s.failures.length} of ${s.total.n} cells failed:`);
     for (const f of s.failures.slice(0, max)) out.push(describeFailure(f));
-    if (s.failures.length > max) out.push(`  ... and ${s.failures.length - max} more (--json lists them all)`);
+    if (s.failures.length > max)
+      out.push(`  ... and ${s.failures.length - max} more (--json lists them all)`);
   }
   return out.join('\n');
 }
