@@ -3,7 +3,8 @@ import { BrowserError } from '../browser/errors.js';
 import { currentScroll, settledScroll, wheel } from '../browser/input.js';
 import { type BrowserHandle, type BrowserOptions, openBrowser } from '../browser/launch.js';
 import type { PageDriver } from '../browser/page-driver.js';
-import { drawLabels, markColour } from '../image/draw.js';
+import { markColour } from '../image/draw.js';
+import { drawMarks } from '../image/marks.js';
 import { type ClickRequest, guardedClick } from './click.js';
 import { ActionError } from './errors.js';
 import { type FrameRecord, FrameStore } from './frames.js';
@@ -104,9 +105,9 @@ export class TrueclickSession {
       return { frame, base64: capture.base64, mimeType: capture.mimeType };
     }
     const marks = marksFor(capture);
-    const png = await drawLabels(
+    const png = await drawMarks(
       Buffer.from(capture.base64, 'base64'),
-      marks.map((m) => ({ box: m.image, text: String(m.id), colour: markColour(m.id) })),
+      marks.map((m) => ({ box: m.image, id: m.id, colour: markColour(m.id) })),
     );
     const frame = this.frames.add(capture, marks);
     return { frame, base64: png.toString('base64'), mimeType: 'image/png', marks };
