@@ -140,9 +140,11 @@ describe('tools over stdio', () => {
     assert.ok(!r.isError, text(r));
     const submit = await srv.waitForHits(1, { run: 'type', type: 'submit' });
     assert.equal(submit[0]?.extra?.value, 'Ada Lovelace');
+    // Typing produced keydowns of its own: wait for one more than those.
+    const typed = srv.hits({ run: 'type', type: 'keydown' }).length;
     const k = await mcp.call('browser_press_key', { key: 'Escape' });
     assert.ok(!k.isError, text(k));
-    const keys = await srv.waitForHits(1, { run: 'type', type: 'keydown' });
+    const keys = await srv.waitForHits(typed + 1, { run: 'type', type: 'keydown' });
     assert.ok(keys.some((h) => h.extra?.key === 'Escape'));
   });
 
