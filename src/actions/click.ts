@@ -86,9 +86,9 @@ export async function guardedClick(
     );
   }
 
-  // The hover runs alongside the check (its ack waits for a rendered frame); the press is queued after it.
-  const hover = dryRun ? Promise.resolve() : moveMouse(driver, vp);
-  hover.catch(() => {});
+  // Hover before the check: its ack waits for a rendered frame, which must not sit inside the armed
+  // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first).
+  if (!dryRun) await moveMouse(driver, vp);
   let live = await inspectAndArm(driver, vp, scrollNow, {
     armMs: dryRun ? 0 : ARM_MS,
     selector: expect?.selector,
@@ -118,14 +118,12 @@ export async function guardedClick(
 
   const refusal = await compare(ctx, frame, then, live, page, vp, report, expect);
   if (refusal || dryRun) {
-    await hover.catch(() => {});
     await disarm(driver);
     if (dryRun && !refusal) report.message = pointSentence(report);
     return refusal ?? report;
   }
 
   const loaderBefore = driver.loaderId;
-  await hover;
   await dispatchClick(driver, vp, { button: req.button, clickCount: req.click_count });
   report.dispatched = vp;
   const navigated = driver.loaderId !== loaderBefore;

@@ -1,0 +1,114 @@
+/**
+ * Bare CDP: the baseline the SPEC compares trueclick's screenshot tool to, and the browser in which the bench
+ * drives its own baselines (awaited check alone, naive dispatch). playwright-core launches Debian's Chromium
+ * with trueclick's own flags (classic scrollbars shown, like trueclick), and one CDPSession sets DPR 2 by
+ * emulation and captures: a screenshot taken over another session would not follow that emulation.
+ */
+import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { onCleanup } from './procs.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const VIEWPORT = { width: 1280, height: 800 };
+export const DPR = 2;
+
+export interface CdpTab {
+  page: Page;
+  cdp: CDPSession;
+  navigate(url: string): Promise<void>;
+  /** Full-resolution PNG of the viewport (2560×1600 at DPR 2): the SPEC's baseline. */
+  captureFull(): Promise<{ width: number; height: number; base64Bytes: number }>;
+  /** PNG at the size trueclick sends (clip + scale), for reading where trueclick's time goes. */
+  captureScaled(scale: number): Promise<{ width: number; height: number; base64Bytes: number }>;
+  /** Trusted press + release at a CSS point, each awaited. */
+  click(x: number, y: number): Promise<void>;
+  evaluate<T>(expression: string): Promise<T>;
+}
+
+export interface CdpBrowser {
+  browser: Browser;
+  version: string;
+  newTab(): Promise<CdpTab>;
+  close(): Promise<void>;
+}
+
+function pngSize(data: string) {
+  const head = Buffer.from(data.slice(0, 44), 'base64');
+  return { width: head.readUInt32BE(16), height: head.readUInt32BE(20), base64Bytes: data.length };
+}
+
+export async function launchCdp(): Promise<CdpBrowser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    ignoreDefaultArgs: ['--hide-scrollbars'],
+    timeout: 30_000,
+    // The bench's own signal handler closes everything, temp folder last; Playwright's would exit first.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const context = await browser.newContext({ viewport: null });
+  const close = async () => {
+    unregister();
+    await browser.close().catch(() => {});
+  };
+  const unregister = onCleanup(close);
+  return {
+    browser,
+    version: browser.version(),
+    async newTab() {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setDeviceMetricsOverride', {
+        ...VIEWPORT,
+        deviceScaleFactor: DPR,
+        mobile: false,
+      });
+      await Promise.all([cdp.send('Page.enable'), cdp.send('DOM.enable'), cdp.send('Runtime.enable')]);
+      const mouse = (type: 'mousePressed' | 'mouseReleased', x: number, y: number) =>
+        cdp.send('Input.dispatchMouseEvent', {
+          type,
+          x,
+          y,
+          button: 'left',
+          clickCount: 1,
+          buttons: type === 'mousePressed' ? 1 : 0,
+        });
+      return {
+        page,
+        cdp,
+        async navigate(url) {
+          await page.goto(url, { waitUntil: 'load' });
+        },
+        async captureFull() {
+          const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
+          return pngSize(data);
+        },
+        async captureScaled(scale) {
+          const { data } = await cdp.send('Page.captureScreenshot', {
+            format: 'png',
+            clip: { x: 0, y: 0, ...VIEWPORT, scale },
+            captureBeyondViewport: false,
+          });
+          return pngSize(data);
+        },
+        async click(x, y) {
+          await mouse('mousePressed', x, y);
+          await mouse('mouseReleased', x, y);
+        },
+        async evaluate<T>(expression: string) {
+          const r = await cdp.send('Runtime.evaluate', {
+            expression,
+            returnByValue: true,
+            awaitPromise: true,
+          });
+          if (r.exceptionDetails) throw new Error(`evaluate failed: ${r.exceptionDetails.text}`);
+          return r.result.value as T;
+        },
+      };
+    },
+    close,
+  };
+}
