@@ -79,7 +79,18 @@ export async function compare(
   vp: Point,
   report: ClickReport,
   expect: Expect | undefined,
+  byMark = false,
 ): Promise<ClickReport | null> {
+  if (byMark && live && !live.underPoint) {
+    // A mark's element is still there, but a click at its centre would reach something on top of it.
+    const cover = live.onTop ? toHit({ ...live.onTop, backendNodeId: -1 }) : null;
+    return {
+      ...report,
+      hitNow: cover,
+      verdict: 'COVERED',
+      message: `Not clicked: ${describeHit(cover)} lies on top of mark ${describeHit(toHit(live))} at CSS ${fmtPoint(vp)}. Dismiss or wait out the cover, then take a new screenshot.`,
+    };
+  }
   if (frame && then && !(live && sameElement(then.facts, live))) {
     const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
     if (live && (await isCover(ctx, frame, then, live, page, vp))) {

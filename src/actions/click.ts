@@ -1,5 +1,5 @@
 import { sameElement, toHit } from '../browser/element-facts.js';
-import { disarm, inspectAndArm } from '../browser/hit-test.js';
+import { armOn, disarm, inspectAndArm } from '../browser/hit-test.js';
 import { currentScroll, dispatchClick, moveMouse } from '../browser/input.js';
 import type { SnapshotElement } from '../browser/snapshot.js';
 import { compare, missedAtCapture } from './check.js';
@@ -89,16 +89,16 @@ export async function guardedClick(
   // Hover before the check: its ack waits for a rendered frame, which must not sit inside the armed
   // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first).
   if (!dryRun) await moveMouse(driver, vp);
-  let live = await inspectAndArm(driver, vp, scrollNow, {
-    armMs: dryRun ? 0 : ARM_MS,
-    selector: expect?.selector,
-  });
+  const arm = { armMs: dryRun ? 0 : ARM_MS, selector: expect?.selector };
+  // A mark names an element: check that one (a click on its label span reaches it too); a point names
+  // whatever is topmost there.
+  let live =
+    resolved.markNodeId !== undefined
+      ? await armOn(driver, resolved.markNodeId, vp, arm)
+      : await inspectAndArm(driver, vp, scrollNow, arm);
   // A fixed-position element does not follow the document: try the point where it was in the viewport.
   if (then && report.scrollSinceFrame && !(live && sameElement(then.facts, live))) {
-    const fixed = await inspectAndArm(driver, point, scrollNow, {
-      armMs: dryRun ? 0 : ARM_MS,
-      selector: expect?.selector,
-    });
+    const fixed = await inspectAndArm(driver, point, scrollNow, arm);
     if (fixed && sameElement(then.facts, fixed)) {
       live = fixed;
       vp = point;
@@ -116,7 +116,17 @@ export async function guardedClick(
     );
   }
 
-  const refusal = await compare(ctx, frame, then, live, page, vp, report, expect);
+  const refusal = await compare(
+    ctx,
+    frame,
+    then,
+    live,
+    page,
+    vp,
+    report,
+    expect,
+    resolved.markNodeId !== undefined,
+  );
   if (refusal || dryRun) {
     await disarm(driver);
     if (dryRun && !refusal) report.message = pointSentence(report);

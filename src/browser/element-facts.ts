@@ -15,6 +15,11 @@ export interface ElementFacts {
   contextText?: string;
   /** Bounding box in CSS viewport px at the time the facts were read. */
   rect?: { x: number; y: number; width: number; height: number };
+  /**
+   * The control this element belongs to, when the element itself is not one (the label span inside a
+   * button): what the agent meant, and what a hit reports.
+   */
+  actionable?: { tag: string; attrs: Record<string, string>; text: string };
 }
 
 /** The element as reported to the agent (SPEC S4 "a hit"). */
@@ -33,6 +38,26 @@ export interface Hit {
 export const TEXT_CAP = 160;
 export const CONTEXT_SELECTOR_TAGS = ['TR', 'LI', 'ARTICLE'];
 export const CONTEXT_ROLES = ['row', 'listitem', 'article', 'option', 'treeitem', 'gridcell'];
+export const ACTIONABLE_TAGS = ['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'LABEL'];
+export const ACTIONABLE_ROLES = [
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'tab',
+  'menuitem',
+  'option',
+  'switch',
+  'textbox',
+  'combobox',
+  'slider',
+];
+
+/** A control an agent acts on: a native one, one with an interactive role, or one with an onclick. */
+export function isActionable(tag: string, attrs: Record<string, string>): boolean {
+  if (tag === 'A') return 'href' in attrs;
+  return ACTIONABLE_TAGS.includes(tag) || ACTIONABLE_ROLES.includes(attrs.role ?? '') || 'onclick' in attrs;
+}
 
 export function normalizeText(s: string | undefined | null, cap = TEXT_CAP): string {
   if (!s) return '';
@@ -85,22 +110,27 @@ function implicitRole(tag: string, attrs: Record<string, string>): string {
 }
 
 export function toHit(f: ElementFacts): Hit {
-  const a = f.attrs;
-  const role = a.role?.trim() || implicitRole(f.tag, a);
+  // Report the control (the button), not the span inside it; nodeId stays the node under the point.
+  const control = f.actionable;
+  const own = control ?? f;
+  const a = own.attrs;
+  const role = a.role?.trim() || implicitRole(own.tag, a);
+  const ownLabel = control ? '' : f.labelText || '';
+  const ownValue = control ? '' : f.value || '';
   const name = normalizeText(
-    a['aria-label'] || a.alt || f.labelText || a.title || a.placeholder || f.text || f.value || '',
+    a['aria-label'] || a.alt || ownLabel || a.title || a.placeholder || own.text || ownValue || '',
     80,
   );
   const hit: Hit = {
-    tag: f.tag.toLowerCase(),
-    text: normalizeText(f.text, 80),
+    tag: own.tag.toLowerCase(),
+    text: normalizeText(own.text, 80),
     role,
     name,
     nodeId: f.backendNodeId,
   };
   if (a.id) hit.id = a.id;
   if (f.contextText) hit.context = normalizeText(f.contextText, 80);
-  if (f.checked !== undefined) hit.checked = f.checked;
+  if (f.checked !== undefined && !control) hit.checked = f.checked;
   if (f.rect) hit.rect = roundRect(f.rect);
   return hit;
 }

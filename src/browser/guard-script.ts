@@ -1,3 +1,5 @@
+import { ACTIONABLE_ROLES, ACTIONABLE_TAGS, CONTEXT_ROLES, CONTEXT_SELECTOR_TAGS } from './element-facts.js';
+
 /**
  * Runs in trueclick's isolated world (never the page's), installed with Page.addScriptToEvaluateOnNewDocument
  * so its window capture listeners are registered before any page script and are first in line.
@@ -7,7 +9,11 @@
  * handlers see it. It also counts DOM mutations, so a click can report how much changed since its frame.
  * The page cannot see `__trueclick`: globals of an isolated world are invisible to the main world.
  */
-function guardMain(): void {
+function guardMain(lists: {
+  contextTags: string[];
+  contextRoles: string[];
+  actionableSelector: string;
+}): void {
   type Armed = {
     el: Element;
     x: number;
@@ -20,8 +26,8 @@ function guardMain(): void {
   if (w.__trueclick) return;
   const state: { armed: Armed | null; mutations: number } = { armed: null, mutations: 0 };
   const TEXT_CAP = 4000;
-  const CONTEXT_TAGS = ['TR', 'LI', 'ARTICLE'];
-  const CONTEXT_ROLES = ['row', 'listitem', 'article', 'option', 'treeitem', 'gridcell'];
+  const CONTEXT_TAGS = lists.contextTags;
+  const CONTEXT_ROLES = lists.contextRoles;
 
   const facts = (el: Element) => {
     const attrs: Record<string, string> = {};
@@ -46,6 +52,18 @@ function guardMain(): void {
     }
     const r = el.getBoundingClientRect();
     out.rect = { x: r.x, y: r.y, width: r.width, height: r.height };
+    if (!el.matches(lists.actionableSelector)) {
+      const owner = el.parentElement?.closest(lists.actionableSelector);
+      if (owner) {
+        const ownerAttrs: Record<string, string> = {};
+        for (const a of Array.from(owner.attributes)) ownerAttrs[a.name.toLowerCase()] = a.value;
+        out.actionable = {
+          tag: owner.nodeName.toUpperCase(),
+          attrs: ownerAttrs,
+          text: (owner.textContent ?? '').slice(0, TEXT_CAP),
+        };
+      }
+    }
     return out;
   };
 
@@ -103,13 +121,27 @@ function guardMain(): void {
 }
 
 export const GUARD_WORLD = 'trueclick';
-export const GUARD_SOURCE = `(${guardMain.toString()})();`;
+// The same lists the snapshot side uses, so "row" and "control" mean one thing on both sides.
+const LISTS = {
+  contextTags: CONTEXT_SELECTOR_TAGS,
+  contextRoles: CONTEXT_ROLES,
+  actionableSelector: [
+    'a[href]',
+    ...ACTIONABLE_TAGS.filter((t) => t !== 'A').map((t) => t.toLowerCase()),
+    ...ACTIONABLE_ROLES.map((r) => `[role="${r}"]`),
+    '[onclick]',
+  ].join(','),
+};
+export const GUARD_SOURCE = `(${guardMain.toString()})(${JSON.stringify(LISTS)});`;
 
 /** Called on the checked element (as `this`) in the isolated world: read its facts and arm the guard. */
 export const INSPECT_AND_ARM = `function (x, y, ms, selector) {
   const g = window.__trueclick;
   const f = g.facts(this);
   if (selector) { try { f.matchesSelector = this.matches(selector) || !!this.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
+  const top = document.elementFromPoint(x, y);
+  f.underPoint = !!top && (top === this || this.contains(top));
+  if (!f.underPoint && top) f.onTop = g.facts(top);
   f.mutations = g.mutations();
   f.armedAt = g.arm(this, x, y, ms);
   return f;

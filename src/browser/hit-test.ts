@@ -5,6 +5,10 @@ import type { PageDriver } from './page-driver.js';
 export interface LiveFacts extends ElementFacts {
   armedAt: number;
   mutations: number;
+  /** Whether a click at the point reaches this element (it, or something inside it, is topmost there). */
+  underPoint: boolean;
+  /** What is topmost at the point instead, when that is not this element. */
+  onTop?: Omit<ElementFacts, 'backendNodeId'>;
   matchesSelector?: boolean;
   selectorError?: string;
 }
@@ -33,11 +37,27 @@ export async function inspectAndArm(
     if (/No node found/i.test((err as Error).message)) return null;
     throw err;
   }
+  return armOn(driver, backendNodeId, point, opts);
+}
+
+/**
+ * Reads one element's facts in the isolated world and arms the guard for it; also says whether the element
+ * is what a click at the point would reach. Used directly for mark clicks, which target an element by identity.
+ */
+export async function armOn(
+  driver: PageDriver,
+  backendNodeId: number,
+  point: { x: number; y: number },
+  opts: { armMs: number; selector?: string },
+): Promise<LiveFacts | null> {
   const executionContextId = await driver.isolatedWorld();
-  const { object } = await driver.send('DOM.resolveNode', { backendNodeId, executionContextId });
-  if (!object.objectId) return null;
+  const objectId = await driver
+    .send('DOM.resolveNode', { backendNodeId, executionContextId })
+    .then((r) => r.object.objectId)
+    .catch(() => undefined); // the node is gone
+  if (!objectId) return null;
   const r = await driver.send('Runtime.callFunctionOn', {
-    objectId: object.objectId,
+    objectId,
     functionDeclaration: INSPECT_AND_ARM,
     arguments: [
       { value: point.x },
@@ -47,7 +67,7 @@ export async function inspectAndArm(
     ],
     returnByValue: true,
   });
-  void driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  void driver.cdp.send('Runtime.releaseObject', { objectId }).catch(() => {});
   if (r.exceptionDetails) return null;
   return { ...(r.result.value as Omit<LiveFacts, 'backendNodeId'>), backendNodeId };
 }

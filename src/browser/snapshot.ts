@@ -1,5 +1,13 @@
 import type { Protocol } from 'devtools-protocol';
-import { CONTEXT_ROLES, CONTEXT_SELECTOR_TAGS, type ElementFacts, normalizeText } from './element-facts.js';
+import {
+  ACTIONABLE_ROLES,
+  ACTIONABLE_TAGS,
+  CONTEXT_ROLES,
+  CONTEXT_SELECTOR_TAGS,
+  type ElementFacts,
+  isActionable,
+  normalizeText,
+} from './element-facts.js';
 
 type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
 
@@ -7,22 +15,10 @@ export const SNAPSHOT_STYLES = ['pointer-events', 'visibility', 'cursor', 'displ
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
-const INTERACTIVE_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'LABEL']);
+const INTERACTIVE_TAGS = new Set(ACTIONABLE_TAGS);
 /** A label gets no mark of its own: the control it labels has one, and clicking either does the same. */
 const MARKED_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY']);
-const INTERACTIVE_ROLES = new Set([
-  'button',
-  'link',
-  'checkbox',
-  'radio',
-  'tab',
-  'menuitem',
-  'option',
-  'switch',
-  'textbox',
-  'combobox',
-  'slider',
-]);
+const INTERACTIVE_ROLES = new Set(ACTIONABLE_ROLES);
 
 export interface SnapshotElement {
   index: number;
@@ -171,11 +167,21 @@ export class SnapshotIndex {
     };
     const value = this.rare(nodes?.inputValue, nodeIndex);
     if (value !== undefined) facts.value = value;
-    if (nodes?.inputChecked) facts.checked = nodes.inputChecked.index.includes(nodeIndex);
+    if (nodes?.inputChecked && facts.tag === 'INPUT')
+      facts.checked = nodes.inputChecked.index.includes(nodeIndex);
     const label = this.labelText(nodeIndex, attrs);
     if (label) facts.labelText = label;
     const ctx = this.contextText(nodeIndex);
     if (ctx) facts.contextText = ctx;
+    if (!isActionable(facts.tag, attrs)) {
+      for (let p = this.parent(nodeIndex); p >= 0; p = this.parent(p)) {
+        const pa = this.attrs(p);
+        if (isActionable(this.tag(p), pa)) {
+          facts.actionable = { tag: this.tag(p), attrs: pa, text: this.textContent(p) };
+          break;
+        }
+      }
+    }
     const b = this.boundsOf(nodeIndex);
     if (b) facts.rect = { x: b.x - scroll.x, y: b.y - scroll.y, width: b.width, height: b.height };
     return facts;

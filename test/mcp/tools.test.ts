@@ -80,6 +80,36 @@ describe('tools over stdio', () => {
     assert.ok(Math.abs((hits[0]?.x ?? 0) - 1102) <= 1 && Math.abs((hits[0]?.y ?? 0) - 636) <= 1);
   });
 
+  test('a point on the label span of an icon button reports the button, by frame and by mark', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/approve', { run: 'icon' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, { x: 940, y: 636 });
+    const r = await mcp.call('browser_click', {
+      frame: f.id,
+      x: p.x,
+      y: p.y,
+      expect: { role: 'button', text: 'Export' },
+    });
+    const s = structured<{
+      verdict: string;
+      landed: { id: string; role: string; name: string; tag: string };
+    }>(r);
+    assert.equal(s.verdict, 'OK', text(r));
+    assert.deepEqual([s.landed.tag, s.landed.id, s.landed.role], ['button', 'export', 'button']);
+    assert.match(s.landed.name, /Export CSV/);
+    const shot = await mcp.call('browser_screenshot', { marks: true });
+    const m = structured<{ frame: { id: string }; marks: Array<{ id: number; name: string }> }>(shot);
+    const mark = m.marks.find((k) => /Export CSV/.test(k.name));
+    assert.ok(mark, 'the icon button is marked');
+    const c = await mcp.call('browser_click', { frame: m.frame.id, mark: mark.id });
+    assert.equal(structured<{ verdict: string }>(c).verdict, 'OK', text(c));
+    const hits = await srv.waitForHits(2, { run: 'icon', type: 'click' });
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      ['export', 'export'],
+    );
+  });
+
   test('browser_point resolves and reports without clicking', async () => {
     await mcp.call('browser_navigate', { url: srv.url('/approve', { run: 'point' }) });
     const f = await frameOf(mcp);
