@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import type { TrueclickSession } from '../actions/session.js';
 import type { ClickReport } from '../actions/verdicts.js';
-import type { PageDriver } from '../browser/page-driver.js';
+// The naive pipeline is a raw trusted click at the model's numbers as CSS px: what the peers do.
+import { dispatchClick } from '../browser/input.js';
 import { drawLabels, resizeToWidth, sideBySide } from '../image/draw.js';
 import { newSession } from '../mcp/server.js';
 
@@ -14,13 +15,6 @@ interface Row {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** What Playwright MCP and chrome-devtools-mcp do with a point: dispatch it as CSS px, no questions asked. */
-async function naiveClick(driver: PageDriver, p: { x: number; y: number }): Promise<void> {
-  for (const type of ['mousePressed', 'mouseReleased'] as const) {
-    await driver.send('Input.dispatchMouseEvent', { type, x: p.x, y: p.y, button: 'left', clickCount: 1 });
-  }
-}
 
 async function clicksOf(srv: FixtureServer, run: string) {
   await sleep(250);
@@ -51,7 +45,7 @@ async function downscaleCase(session: TrueclickSession, srv: FixtureServer, out:
     x: ((1102 * g.image.width) / g.css.width) * (shown / g.image.width),
     y: ((636 * g.image.height) / g.css.height) * (shown / g.image.width),
   };
-  await naiveClick(driver, answer);
+  await dispatchClick(driver, answer);
   const naiveHits = await clicksOf(srv, 'demo-naive');
 
   await session.navigate(srv.url('/approve', { run: 'demo-tc' }));
@@ -99,7 +93,7 @@ async function checkboxCase(session: TrueclickSession, srv: FixtureServer, rows:
   const shot = await session.screenshot();
   const g = shot.frame.geometry;
   const answer = { x: (1396.5 * g.image.width) / g.css.width, y: (698.5 * g.image.height) / g.css.height };
-  await naiveClick(driver, answer);
+  await dispatchClick(driver, answer);
   const naiveHits = await clicksOf(srv, 'demo-cb-naive');
   await session.navigate(srv.url('/checkboxes', { w: 2327, run: 'demo-cb-tc' }));
   const shot2 = await session.screenshot();
@@ -127,7 +121,7 @@ async function staleCase(session: TrueclickSession, srv: FixtureServer, rows: Ro
   const k = naiveShot.frame.geometry.image.width / naiveShot.frame.geometry.css.width;
   await start();
   await sleep(900);
-  await naiveClick(driver, slot2);
+  await dispatchClick(driver, slot2);
   const naiveHits = await clicksOf(srv, 'demo-stale-naive');
   const deleted = naiveHits.find((h) => h.extra?.deleted)?.extra?.deleted;
 

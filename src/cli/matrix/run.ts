@@ -1,3 +1,4 @@
+import { dispatchClick } from '../../browser/input.js';
 // Runs the matrix: one browser per (devicePixelRatio, scale source, scrollbar) config, one page load per
 // scroll state, one frame per server image size, and every (client downscale, preset, target) cell clicked
 // on that frame twice: through trueclick (session.click with the model's raw output) and naively (the
@@ -204,23 +205,8 @@ async function naiveClick(
   if (!(p.x >= 0 && p.y >= 0 && p.x < t.innerWidth && p.y < t.innerHeight))
     return { hit: false, point: p, where: 'off-screen' };
   if (p.x >= t.clientWidth || p.y >= t.clientHeight) return { hit: false, point: p, where: 'scrollbar' };
-  const d = handle.driver;
-  await d.send('Input.dispatchMouseEvent', {
-    type: 'mousePressed',
-    x: p.x,
-    y: p.y,
-    button: 'left',
-    clickCount: 1,
-    buttons: 1,
-  });
-  await d.send('Input.dispatchMouseEvent', {
-    type: 'mouseReleased',
-    x: p.x,
-    y: p.y,
-    button: 'left',
-    clickCount: 1,
-    buttons: 0,
-  });
+  // The naive pipeline: the numbers sent as CSS px, no check (what the peers do).
+  await dispatchClick(handle.driver, p);
   const landedId = await log.next();
   return { hit: landedId === id, point: p, where: 'dispatched', landedId };
 }
