@@ -134,8 +134,18 @@ export async function guardedClick(
   }
 
   const loaderBefore = driver.loaderId;
-  await dispatchClick(driver, vp, { button: req.button, clickCount: req.click_count });
   report.dispatched = vp;
+  try {
+    await dispatchClick(driver, vp, { button: req.button, clickCount: req.click_count });
+  } catch (err) {
+    // Some events may have gone out: never answer "nothing was clicked" after sending input.
+    await disarm(driver).catch(() => null);
+    return {
+      ...report,
+      verdict: 'UNVERIFIED',
+      message: `The click at CSS ${fmtPoint(vp)} was sent but not confirmed (${(err as Error).message}). Take a new screenshot to see whether it took effect before you retry.`,
+    };
+  }
   const navigated = driver.loaderId !== loaderBefore;
   const guard = navigated ? null : await disarm(driver).catch(() => null);
   return verify(report, guard, live, navigated, driver);

@@ -37,15 +37,7 @@ export function findExpected(
   view: { x: number; y: number; width: number; height: number },
 ): SnapshotElement[] {
   const found: SnapshotElement[] = [];
-  for (const el of snapshot.elements()) {
-    const b = el.bounds;
-    if (
-      b.x + b.width <= view.x ||
-      b.y + b.height <= view.y ||
-      b.x >= view.x + view.width ||
-      b.y >= view.y + view.height
-    )
-      continue;
+  for (const el of snapshot.elements(view)) {
     if (hitMatches(toHit(el.facts), expect)) found.push(el);
   }
   found.sort((a, b) => a.bounds.width * a.bounds.height - b.bounds.width * b.bounds.height);

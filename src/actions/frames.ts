@@ -37,10 +37,6 @@ export class FrameStore {
     return rec;
   }
 
-  latest(): FrameRecord | undefined {
-    return [...this.frames.values()].at(-1);
-  }
-
   /** The frame, if it still describes the page in the tab; otherwise a refusal that says what to do. */
   get(id: string, page: { url: string; loaderId: string }): FrameRecord {
     const rec = this.frames.get(id);

@@ -7,7 +7,9 @@ export type Verdict =
   | 'COVERED'
   | 'MISSED_TARGET'
   | 'FRAME_MISMATCH'
-  | 'LANDED_ELSEWHERE';
+  | 'LANDED_ELSEWHERE'
+  /** The click was sent but where it landed could not be confirmed: look before retrying. */
+  | 'UNVERIFIED';
 
 export interface Point {
   x: number;

@@ -13,9 +13,15 @@ export function verify(
   driver: PageDriver,
 ): ClickReport {
   const where = `CSS ${fmtPoint(report.dispatched ?? { x: 0, y: 0 })}${report.frame && report.imagePoint ? ` (frame ${report.frame} image px ${fmtPoint(report.imagePoint)})` : ''}`;
-  if (navigated || !guard) {
+  if (navigated) {
     report.landed = report.hitNow;
     report.message = `Clicked ${describeHit(report.hitNow)} at ${where}; the page then navigated to ${driver.url}.`;
+    return report;
+  }
+  if (!guard) {
+    report.verdict = 'UNVERIFIED';
+    report.landed = null;
+    report.message = `Sent the click at ${where}, but trueclick's guard was gone when it looked, so where it landed is not confirmed. Take a new screenshot before you retry.`;
     return report;
   }
   const delivered = guard.events.filter((e) => e.delivered);

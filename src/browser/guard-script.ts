@@ -77,13 +77,16 @@ function guardMain(lists: {
     }
     // The user's own mouse elsewhere is neither judged nor blocked.
     if (Math.abs(me.clientX - a.x) > 2 || Math.abs(me.clientY - a.y) > 2) return;
-    const target = ev.composedPath()[0];
-    const delivered = target instanceof Node && (target === a.el || a.el.contains(target));
+    const path = ev.composedPath();
+    const target = path[0];
+    // composedPath, not contains(): inside a web component the target sits in a shadow tree of a.el.
+    const delivered = path.includes(a.el);
     a.events.push({
       type: ev.type,
       t: performance.now(),
       delivered,
-      target: target instanceof Element ? facts(target) : null,
+      // Only a stopped event's target is ever reported; reading facts costs time inside the page's dispatch.
+      target: !delivered && target instanceof Element ? facts(target) : null,
     });
     if (!delivered) {
       ev.preventDefault();
@@ -101,10 +104,6 @@ function guardMain(lists: {
 
   w.__trueclick = {
     facts,
-    factsAt: (x: number, y: number) => {
-      const el = document.elementFromPoint(x, y);
-      return el ? facts(el) : null;
-    },
     arm: (el: Element, x: number, y: number, ms: number) => {
       const now = performance.now();
       state.armed = { el, x, y, armedAt: now, expires: now + ms, events: [] };

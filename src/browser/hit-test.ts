@@ -1,4 +1,5 @@
 import type { ElementFacts } from './element-facts.js';
+import { BrowserError } from './errors.js';
 import { INSPECT_AND_ARM } from './guard-script.js';
 import type { PageDriver } from './page-driver.js';
 
@@ -33,6 +34,10 @@ export async function inspectAndArm(
       ignorePointerEventsNone: false,
     });
     backendNodeId = r.backendNodeId;
+    if (r.frameId && r.frameId !== driver.mainFrameId) {
+      // The point is inside an iframe: the main document (its snapshot and guard) sees the iframe element.
+      backendNodeId = (await driver.send('DOM.getFrameOwner', { frameId: r.frameId })).backendNodeId;
+    }
   } catch (err) {
     if (/No node found/i.test((err as Error).message)) return null;
     throw err;
@@ -54,7 +59,16 @@ export async function armOn(
   const objectId = await driver
     .send('DOM.resolveNode', { backendNodeId, executionContextId })
     .then((r) => r.object.objectId)
-    .catch(() => undefined); // the node is gone
+    .catch((err: unknown) => {
+      // A node that left the document is an answer ("nothing there"); a dead tab or a timeout is not.
+      if (
+        err instanceof BrowserError &&
+        err.code === 'CDP_ERROR' &&
+        /No node with given id|not found/i.test(err.message)
+      )
+        return undefined;
+      throw err;
+    });
   if (!objectId) return null;
   const r = await driver.send('Runtime.callFunctionOn', {
     objectId,

@@ -45,6 +45,7 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
   const real = opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined;
   const args = [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])];
   if (real) args.push(`--force-device-scale-factor=${opts.deviceScaleFactor}`);
+  if (opts.hideScrollbars) args.push('--hide-scrollbars');
   let browser: Browser;
   try {
     browser = await chromium.launch({
@@ -62,20 +63,32 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
       'Check that it runs: chromium --headless --no-sandbox --version. Reinstall with: sudo apt-get install -y chromium',
     );
   }
-  // viewport:null keeps Playwright's own emulation out: a screenshot taken over our CDP session would not
-  // follow emulation set by Playwright's session (research/baselines.md), so our session owns it.
-  const context = await browser.newContext({ viewport: null });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setDeviceMetricsOverride', {
-    width: viewport.width,
-    height: viewport.height,
-    // 0 keeps the real scale factor of the window: the `real` world, where CSS viewports can be fractional.
-    deviceScaleFactor: real ? 0 : (opts.deviceScaleFactor ?? 1),
-    mobile: false,
-  });
-  const driver = await PageDriver.create(page, cdp);
-  return { browser, context, driver, attached: false, close: () => browser.close() };
+  try {
+    // viewport:null keeps Playwright's own emulation out: a screenshot taken over our CDP session would not
+    // follow emulation set by Playwright's session (research/baselines.md), so our session owns it.
+    const context = await browser.newContext({ viewport: null });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: viewport.width,
+      height: viewport.height,
+      // 0 keeps the real scale factor of the window: the `real` world, where CSS viewports can be fractional.
+      deviceScaleFactor: real ? 0 : (opts.deviceScaleFactor ?? 1),
+      mobile: false,
+    });
+    const driver = await PageDriver.create(page, cdp);
+    return { browser, context, driver, attached: false, close: () => browser.close() };
+  } catch (err) {
+    // A browser we started and cannot use must not outlive the call (serve retries on every tool call).
+    await browser.close().catch(() => {});
+    throw err instanceof BrowserError
+      ? err
+      : new BrowserError(
+          'LAUNCH_FAILED',
+          `Chromium started but could not be set up: ${(err as Error).message.split('\n')[0]}`,
+          'Check --viewport and --device-scale-factor, then retry.',
+        );
+  }
 }
 
 async function attach(opts: BrowserOptions): Promise<BrowserHandle> {

@@ -20,6 +20,12 @@ const INTERACTIVE_TAGS = new Set(ACTIONABLE_TAGS);
 const MARKED_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY']);
 const INTERACTIVE_ROLES = new Set(ACTIONABLE_ROLES);
 
+type Box = { x: number; y: number; width: number; height: number };
+
+export function intersects(a: Box, b: Box): boolean {
+  return a.x + a.width > b.x && a.y + a.height > b.y && a.x < b.x + b.width && a.y < b.y + b.height;
+}
+
 export interface SnapshotElement {
   index: number;
   facts: ElementFacts;
@@ -245,15 +251,8 @@ export class SnapshotIndex {
         'onclick' in attrs ||
         (this.style(li, 'cursor') === 'pointer' && !this.hasInteractiveAncestor(ni));
       if (!interactive) continue;
-      const { x, y, width: w, height: h } = this.box(li);
-      if (w < 2 || h < 2) continue;
-      if (
-        x + w <= viewport.x ||
-        y + h <= viewport.y ||
-        x >= viewport.x + viewport.width ||
-        y >= viewport.y + viewport.height
-      )
-        continue;
+      const b = this.box(li);
+      if (b.width < 2 || b.height < 2 || !intersects(b, viewport)) continue;
       const el = this.element(ni);
       if (el) out.push(el);
     }
@@ -269,13 +268,15 @@ export class SnapshotIndex {
     return false;
   }
 
-  /** All elements with a layout box, for searching what `expect` describes. */
-  *elements(): Generator<SnapshotElement> {
+  /** Elements with a layout box in this part of the page (page CSS px), for finding what `expect` describes. */
+  *elements(view: Box): Generator<SnapshotElement> {
     const layout = this.doc?.layout;
     if (!layout) return;
     for (let li = 0; li < layout.nodeIndex.length; li++) {
       const ni = layout.nodeIndex[li] ?? -1;
       if (ni < 0 || this.nodeType(ni) !== ELEMENT_NODE) continue;
+      // Bounds first: building facts (text, label, row) for every element of a long page costs tens of ms.
+      if (!intersects(this.box(li), view)) continue;
       const el = this.element(ni);
       if (el && el.bounds.width > 0 && el.bounds.height > 0) yield el;
     }

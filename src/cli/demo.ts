@@ -1,12 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import type { TrueclickSession } from '../actions/session.js';
+import { TrueclickSession } from '../actions/session.js';
 import type { ClickReport } from '../actions/verdicts.js';
 // The naive pipeline is a raw trusted click at the model's numbers as CSS px: what the peers do.
 import { dispatchClick } from '../browser/input.js';
 import { drawLabels, resizeToWidth, sideBySide } from '../image/draw.js';
-import { newSession } from '../mcp/server.js';
 
 interface Row {
   scenario: string;
@@ -198,8 +197,8 @@ export async function demo(o: { out?: string; executablePath?: string; json?: bo
   const picture = resolve(outDir, 'trueclick-demo.png');
   const base = o.executablePath ? { executablePath: o.executablePath } : {};
   if (!o.json) console.log('trueclick demo: headless Chromium on local fixture pages (127.0.0.1)…\n');
-  const s2 = newSession({ ...base, deviceScaleFactor: 2, maxImageEdge: 0 });
-  const s165 = newSession({
+  const s2 = new TrueclickSession({ ...base, deviceScaleFactor: 2, maxImageEdge: 0 });
+  const s165 = new TrueclickSession({
     ...base,
     deviceScaleFactor: 1.65,
     viewport: { width: 2327, height: 1156 },

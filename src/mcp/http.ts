@@ -2,8 +2,8 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionOptions, TrueclickSession } from '../actions/session.js';
-import { createMcpServer, newSession } from './server.js';
+import { type SessionOptions, TrueclickSession } from '../actions/session.js';
+import { createMcpServer } from './server.js';
 
 export interface HttpOptions {
   port: number;
@@ -52,7 +52,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
   }
   const allowedHosts = new Set([...LOOPBACK, host]);
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: TrueclickSession }>();
-  const sharedSession = http.shared ? newSession(options) : undefined;
+  const sharedSession = http.shared ? new TrueclickSession(options) : undefined;
 
   const server = createServer(async (req, res) => {
     try {
@@ -81,7 +81,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
         const body = await readJson(req);
         if (existing) return await existing.transport.handleRequest(req, res, body);
         if (!isInitializeRequest(body)) return deny(res, 400, 'No valid session: send initialize first');
-        const session = sharedSession ?? newSession(options);
+        const session = sharedSession ?? new TrueclickSession(options);
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (sid) => {

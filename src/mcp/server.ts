@@ -1,7 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type SessionOptions, TrueclickSession } from '../actions/session.js';
+import type { SessionOptions, TrueclickSession } from '../actions/session.js';
 import { VERSION } from '../version.js';
 import { TOOLS } from './tools/index.js';
+
+/** One queue per session: with --shared several MCP servers (clients) act on the same page. */
+const queues = new WeakMap<TrueclickSession, Promise<unknown>>();
 
 /**
  * An MCP server over one trueclick session. Tool calls run one at a time: a click must not interleave with a
@@ -15,7 +18,6 @@ export function createMcpServer(session: TrueclickSession): McpServer {
         'Take browser_screenshot, read the point off the image, and pass it to browser_click with the frame id. Coordinates are pixels of that image unless you say otherwise; trueclick converts them and refuses clicks whose target changed.',
     },
   );
-  let queue: Promise<unknown> = Promise.resolve();
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -26,15 +28,14 @@ export function createMcpServer(session: TrueclickSession): McpServer {
         annotations: tool.annotations,
       },
       (args: Record<string, unknown>) => {
-        const run = queue.then(() => tool.handle(session, args));
-        queue = run.catch(() => {});
+        const run = (queues.get(session) ?? Promise.resolve()).then(() => tool.handle(session, args));
+        queues.set(
+          session,
+          run.catch(() => {}),
+        );
         return run;
       },
     );
   }
   return server;
-}
-
-export function newSession(options: SessionOptions): TrueclickSession {
-  return new TrueclickSession(options);
 }

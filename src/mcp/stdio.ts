@@ -1,9 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { SessionOptions } from '../actions/session.js';
-import { createMcpServer, newSession } from './server.js';
+import { type SessionOptions, TrueclickSession } from '../actions/session.js';
+import { createMcpServer } from './server.js';
 
 export async function serveStdio(options: SessionOptions): Promise<void> {
-  const session = newSession(options);
+  const session = new TrueclickSession(options);
   const server = createMcpServer(session);
   const transport = new StdioServerTransport();
   const shutdown = async () => {

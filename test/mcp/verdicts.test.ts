@@ -192,6 +192,34 @@ describe('verdicts from real pages', () => {
     assert.ok(srv.hits({ run: 'moving', type: 'pointerdown' }).some((h) => h.id === 'mover'));
   });
 
+  test('UNVERIFIED: input sent but not acknowledged (a handler blocks the page) is never "nothing clicked"', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/blank', { busy: 6500, run: 'busy' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, { x: 640, y: 400 });
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
+    const s = structured<Report>(r);
+    assert.equal(s.verdict, 'UNVERIFIED', text(r));
+    assert.ok(s.dispatched, 'the answer says the click was sent');
+    assert.doesNotMatch(text(r), /Nothing was clicked/);
+    assert.match(s.message, /new screenshot/);
+    assert.equal(
+      (await srv.waitForHits(1, { run: 'busy', type: 'click', timeoutMs: 10_000 }))[0]?.id,
+      'only',
+    );
+  });
+
+  test('a click inside a same-origin iframe is checked against the iframe element and reported as such', async () => {
+    await mcp.call('browser_navigate', { url: srv.url('/iframe', { run: 'iframe' }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, { x: 220, y: 220 });
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
+    const s = structured<Report>(r);
+    assert.equal(s.verdict, 'OK', text(r));
+    assert.match(s.message, /inside an iframe/);
+    const hits = await srv.waitForHits(1, { run: 'iframe', type: 'click' });
+    assert.equal(hits[0]?.id, 'inner-button');
+  });
+
   test('OK on a CSP-strict page: no page-world script needed', async () => {
     await mcp.call('browser_navigate', { url: srv.url('/csp', { run: 'csp' }) });
     const f = await frameOf(mcp);

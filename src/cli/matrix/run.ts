@@ -257,9 +257,6 @@ async function runConfig(
     viewport: { ...VIEWPORT },
     headless: true,
     hideScrollbars: hidden,
-    // Playwright drops a user-passed `--hide-scrollbars` when it is in ignoreDefaultArgs (launch.ts puts it
-    // there), so hideScrollbars alone leaves classic scrollbars; Chromium reads `--hide-scrollbars=1` the same.
-    ...(hidden ? { extraArgs: ['--hide-scrollbars=1'] } : {}),
   };
   if (opts.executablePath) base.executablePath = opts.executablePath;
   let handle: BrowserHandle | undefined;
