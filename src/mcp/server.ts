@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SessionOptions, TrueclickSession } from '../actions/session.js';
+import type { TrueclickSession } from '../actions/session.js';
 import { VERSION } from '../version.js';
 import { TOOLS } from './tools/index.js';
 
