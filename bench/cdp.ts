@@ -5,10 +5,12 @@
  * emulation and captures: a screenshot taken over another session would not follow that emulation.
  */
 import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
+import { findChromium } from '../src/browser/chromium-path.js';
 import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { imageSize } from '../src/geometry/index.js';
 import { onCleanup } from './procs.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = findChromium();
 export const VIEWPORT = { width: 1280, height: 800 };
 export const DPR = 2;
 
@@ -32,9 +34,10 @@ export interface CdpBrowser {
   close(): Promise<void>;
 }
 
-function pngSize(data: string) {
-  const head = Buffer.from(data.slice(0, 44), 'base64');
-  return { width: head.readUInt32BE(16), height: head.readUInt32BE(20), base64Bytes: data.length };
+/** Size from the image header (trueclick's geometry reader) and the base64 length sent. */
+export function base64ImageSize(data: string): { width: number; height: number; base64Bytes: number } {
+  const { width, height } = imageSize(Buffer.from(data.slice(0, 64), 'base64'));
+  return { width, height, base64Bytes: data.length };
 }
 
 export async function launchCdp(): Promise<CdpBrowser> {
@@ -84,7 +87,7 @@ export async function launchCdp(): Promise<CdpBrowser> {
         },
         async captureFull() {
           const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
-          return pngSize(data);
+          return base64ImageSize(data);
         },
         async captureScaled(scale) {
           const { data } = await cdp.send('Page.captureScreenshot', {
@@ -92,7 +95,7 @@ export async function launchCdp(): Promise<CdpBrowser> {
             clip: { x: 0, y: 0, ...VIEWPORT, scale },
             captureBeyondViewport: false,
           });
-          return pngSize(data);
+          return base64ImageSize(data);
         },
         async click(x, y) {
           await mouse('mousePressed', x, y);

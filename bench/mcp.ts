@@ -2,6 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { base64ImageSize } from './cdp.js';
 import { onCleanup, TrackedTree } from './procs.js';
 
 export interface McpServer {
@@ -89,8 +90,5 @@ export function imageOf(r: CallToolResult): { width: number; height: number; bas
   const img = r.content.find(
     (c): c is { type: 'image'; data: string; mimeType: string } => c.type === 'image',
   );
-  if (!img) return null;
-  const head = Buffer.from(img.data.slice(0, 44), 'base64');
-  if (head.length < 24) return null;
-  return { width: head.readUInt32BE(16), height: head.readUInt32BE(20), base64Bytes: img.data.length };
+  return img ? base64ImageSize(img.data) : null;
 }

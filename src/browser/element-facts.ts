@@ -131,11 +131,12 @@ export function toHit(f: ElementFacts): Hit {
   if (a.id) hit.id = a.id;
   if (f.contextText) hit.context = normalizeText(f.contextText, 80);
   if (f.checked !== undefined && !control) hit.checked = f.checked;
-  if (f.rect) hit.rect = roundRect(f.rect);
+  if (f.rect) hit.rect = roundBox(f.rect);
   return hit;
 }
 
-function roundRect(r: { x: number; y: number; width: number; height: number }) {
+/** A box rounded to 0.01 px for answers: floats stay exact inside, answers stay readable. */
+export function roundBox(r: { x: number; y: number; width: number; height: number }) {
   const q = (n: number) => Math.round(n * 100) / 100;
   return { x: q(r.x), y: q(r.y), width: q(r.width), height: q(r.height) };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { markLine } from '../../actions/marks.js';
+import { roundBox } from '../../browser/element-facts.js';
 import { errorResult, ResponseBuilder } from '../response.js';
 import { defineTool } from '../tool.js';
 
@@ -77,8 +78,3 @@ export const screenshotTool = defineTool({
     }
   },
 });
-
-function roundBox(b: { x: number; y: number; width: number; height: number }) {
-  const q = (n: number) => Math.round(n * 100) / 100;
-  return { x: q(b.x), y: q(b.y), width: q(b.width), height: q(b.height) };
-}
