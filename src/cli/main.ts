@@ -93,6 +93,23 @@ program
   });
 
 browserOptions(
+  program
+    .command('churn <url>')
+    .description('share of 1-second windows in which the page changes its layout: the collision probability')
+    .option('--selector <css>', 'watch only under these elements (e.g. the list you click in)')
+    .option('--seconds <n>', 'how long to watch', parsePositive, 10)
+    .option('--json', 'print the result as JSON'),
+).action(async (url: string, o) => {
+  const { churn } = await import('./churn.js');
+  try {
+    process.exitCode = await churn(url, { ...flags(o), seconds: Math.max(1, Math.round(o.seconds)) });
+  } catch (err) {
+    console.error(`trueclick churn: ${(err as Error).message}`);
+    process.exitCode = 2;
+  }
+});
+
+browserOptions(
   program.command('doctor').description('check the browser and show the frame trueclick measures'),
 ).action(async (o) => {
   const { doctor } = await import('./doctor.js');
