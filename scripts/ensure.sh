@@ -24,4 +24,5 @@ if [ -n "$need_apt" ]; then
   fi
 fi
 
+# The build is also the type-check: a type error stops `npm start` and `npm test` here.
 ./node_modules/.bin/tsc -p tsconfig.json
