@@ -19,7 +19,12 @@ export interface ElementFacts {
    * The control this element belongs to, when the element itself is not one (the label span inside a
    * button): what the agent meant, and what a hit reports.
    */
-  actionable?: { tag: string; attrs: Record<string, string>; text: string };
+  actionable?: {
+    tag: string;
+    attrs: Record<string, string>;
+    text: string;
+    rect?: { x: number; y: number; width: number; height: number };
+  };
 }
 
 /** The element as reported to the agent (SPEC S4 "a hit"). */
@@ -131,7 +136,8 @@ export function toHit(f: ElementFacts): Hit {
   if (a.id) hit.id = a.id;
   if (f.contextText) hit.context = normalizeText(f.contextText, 80);
   if (f.checked !== undefined && !control) hit.checked = f.checked;
-  if (f.rect) hit.rect = roundBox(f.rect);
+  const rect = control ? control.rect : f.rect;
+  if (rect) hit.rect = roundBox(rect);
   return hit;
 }
 

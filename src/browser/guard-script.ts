@@ -62,6 +62,13 @@ function guardMain(lists: {
           attrs: ownerAttrs,
           text: (owner.textContent ?? '').slice(0, TEXT_CAP),
         };
+        const or = owner.getBoundingClientRect();
+        (out.actionable as Record<string, unknown>).rect = {
+          x: or.x,
+          y: or.y,
+          width: or.width,
+          height: or.height,
+        };
       }
     }
     return out;

@@ -184,6 +184,14 @@ export class SnapshotIndex {
         const pa = this.attrs(p);
         if (isActionable(this.tag(p), pa)) {
           facts.actionable = { tag: this.tag(p), attrs: pa, text: this.textContent(p) };
+          const ob = this.boundsOf(p);
+          if (ob)
+            facts.actionable.rect = {
+              x: ob.x - scroll.x,
+              y: ob.y - scroll.y,
+              width: ob.width,
+              height: ob.height,
+            };
           break;
         }
       }
