@@ -131,7 +131,8 @@ describe('worlds that trap the ratio', () => {
         '--window-size=1280,800',
         'about:blank',
       ],
-      { stdio: 'ignore' },
+      // Its own process group, so the helpers (zygote, renderers) go with it.
+      { stdio: 'ignore', detached: true },
     );
     try {
       let port = '';
@@ -159,10 +160,15 @@ describe('worlds that trap the ratio', () => {
         await mcp.close();
       }
     } finally {
-      const exited = once(chrome, 'exit');
-      chrome.kill();
-      await exited;
-      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+      if (chrome.exitCode === null && chrome.pid) {
+        const exited = once(chrome, 'exit');
+        process.kill(-chrome.pid, 'SIGKILL');
+        await exited;
+      }
+      // Best effort: a helper process may still be flushing its profile; a leftover temp folder fails nothing.
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      } catch {}
     }
   });
 });
