@@ -31,7 +31,12 @@ export async function serve(flags: ServeFlags): Promise<void> {
   process.stderr.write(
     `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp${token ? ' (bearer token required)' : ''}\n`,
   );
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => {
+    // Idle keep-alive connections would hold close() open; the browsers close with the server.
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
