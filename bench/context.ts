@@ -2,7 +2,6 @@
 import type { FixtureServer } from '../fixtures/server.js';
 import { type CdpBrowser, type CdpTab, launchCdp } from './cdp.js';
 import type { BenchOptions } from './options.js';
-import type { QuietPages } from './pages.js';
 import { type DevtoolsMcp, type PlaywrightMcp, startDevtoolsMcp, startPlaywrightMcp } from './peers.js';
 import { startTrueclick, type Trueclick } from './trueclick.js';
 
@@ -11,7 +10,7 @@ export interface Ctx {
   /** The real fixture server (hits recorded): race and stale. */
   fixture: FixtureServer;
   /** The same pages without the hit beacon: the timed sections. */
-  pages: QuietPages;
+  pages: FixtureServer;
   tmp: string;
   log(msg: string): void;
   warn(msg: string): void;
@@ -34,7 +33,7 @@ function once<T>(make: () => Promise<T>): { get: () => Promise<T>; started: () =
 export function createContext(
   opts: BenchOptions,
   fixture: FixtureServer,
-  pages: QuietPages,
+  pages: FixtureServer,
   tmp: string,
 ): Ctx {
   const warnings: string[] = [];

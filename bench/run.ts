@@ -16,7 +16,6 @@ import { createContext } from './context.js';
 import { finishMachine, machineInfo } from './machine.js';
 import { measureMarks } from './marks.js';
 import { type BenchOptions, parseArgs, SECTIONS, type Section as SectionName } from './options.js';
-import { startQuietPages } from './pages.js';
 import { cleanupAll, onCleanup } from './procs.js';
 import { measureRace } from './race.js';
 import { emptySection, merge, type Section } from './results.js';
@@ -43,7 +42,7 @@ async function main(): Promise<number> {
   onCleanup(() => rmSync(tmp, { recursive: true, force: true }));
   const fixture = await startFixtureServer();
   onCleanup(() => fixture.close());
-  const pages = await startQuietPages();
+  const pages = await startFixtureServer({ quietHits: true });
   onCleanup(() => pages.close());
   const ctx = createContext(opts, fixture, pages, tmp);
   onCleanup(() => ctx.close());
