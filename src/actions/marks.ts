@@ -1,5 +1,5 @@
 import type { Capture } from '../browser/capture.js';
-import { type Hit, toHit } from '../browser/element-facts.js';
+import { type Hit, roleAndLabel, toHit } from '../browser/element-facts.js';
 
 export interface Mark {
   id: number;
@@ -41,7 +41,7 @@ export function marksFor(capture: Capture, limit = 600): Mark[] {
 
 /** `[7] button "Approve" — row "TCK-7741 …"` */
 export function markLine(m: Mark): string {
-  const label = m.hit.name || m.hit.text;
-  const ctx = m.hit.context && m.hit.context !== label ? ` — row "${m.hit.context}"` : '';
-  return `[${m.id}] ${m.hit.role === 'generic' ? m.hit.tag : m.hit.role}${label ? ` "${label}"` : ''}${ctx}`;
+  const ctx =
+    m.hit.context && m.hit.context !== (m.hit.name || m.hit.text) ? ` — row "${m.hit.context}"` : '';
+  return `[${m.id}] ${roleAndLabel(m.hit)}${ctx}`;
 }

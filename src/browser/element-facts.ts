@@ -159,7 +159,12 @@ export function sameElement(then: ElementFacts, now: ElementFacts): boolean {
 /** One line for a human or a model: `button "Delete" (row "TCK-7741 …")`. */
 export function describeHit(h: Hit | null | undefined): string {
   if (!h) return 'nothing';
+  const core = roleAndLabel(h, h.id ? `#${h.id}` : '');
+  return h.context && h.context !== (h.name || h.text) ? `${core} in "${h.context}"` : core;
+}
+
+/** `button "Approve"`: the role (or tag when it has none), an optional suffix, and the visible label. */
+export function roleAndLabel(h: Hit, suffix = ''): string {
   const label = h.name || h.text;
-  const core = `${h.role === 'generic' ? h.tag : h.role}${h.id ? `#${h.id}` : ''}${label ? ` "${label}"` : ''}`;
-  return h.context && h.context !== label ? `${core} in "${h.context}"` : core;
+  return `${h.role === 'generic' ? h.tag : h.role}${suffix}${label ? ` "${label}"` : ''}`;
 }
