@@ -1,42 +1,36 @@
-import { describeHit, sameElement, toHit } from '../browser/element-facts.js';
-import { type LiveFacts, nodeNow } from '../browser/hit-test.js';
-import type { SnapshotElement } from '../browser/snapshot.js';
+import { describeDifferences, describeHit, diffFacts, toHit } from '../browser/element-facts.js';
+import { nodeNow } from '../browser/hit-test.js';
+import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';
-import type { FrameRecord } from './frames.js';
-import { type ActionContext, centre, toImage } from './target.js';
-import { type ClickReport, fmtPoint, type Point } from './verdicts.js';
+import { centre, toImage } from './target.js';
+import { type ClickReport, fmtPoint } from './verdicts.js';
 
 // Before dispatch: does the point still hold what the model saw, and what it says it means?
 
 /** Something now on top that was not at this point at capture (toast, modal), while the target is still there. */
-async function isCover(
-  ctx: ActionContext,
-  frame: FrameRecord,
-  then: SnapshotElement,
-  live: LiveFacts,
-  page: Point,
-  vp: Point,
-): Promise<boolean> {
-  const wasThere = frame.capture.snapshot.findByBackendId(live.backendNodeId);
-  if (wasThere && boundsContain(wasThere.bounds, page.x, page.y)) return false;
-  const target = await nodeNow(ctx.driver, then.facts.backendNodeId);
-  return Boolean(target?.connected && target.rect && boundsContain(target.rect, vp.x, vp.y));
+async function isCover(a: Attempt): Promise<boolean> {
+  const { frame, captured, live } = a;
+  if (!frame || !captured || !live) return false;
+  const wasThere = frame.capture.snapshot.findByBackendId(live.backendNodeId, live.frame);
+  if (wasThere && boundsContain(wasThere.bounds, a.page.x, a.page.y)) return false;
+  const target = await nodeNow(a.ctx.driver, captured.facts.backendNodeId, captured.facts.frame);
+  return Boolean(target?.connected && target.rect && boundsContain(target.rect, a.vp.x, a.vp.y));
 }
 
-export function missedAtCapture(
-  ctx: ActionContext,
-  frame: FrameRecord,
-  then: SnapshotElement | null,
-  page: Point,
-  point: Point,
-  expect: Expect,
-  report: ClickReport,
-): ClickReport | null {
+/** At capture, did the point hold what `expect` describes? If not: where that element was, or a frame error. */
+export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null {
+  const frame = a.frame;
+  if (!frame) return null;
+  const { report, captured, page } = a;
+  const point = a.resolved.point;
   const view = { ...frame.geometry.scroll, ...frame.geometry.css };
-  const candidates = findExpected(frame.capture.snapshot, expect, view);
+  const snapshot = frame.capture.snapshot;
+  const candidates = findExpected(snapshot, expect, view);
+  // The point holds the target when it is on one of the described elements, or on a part of one (the
+  // label span inside the button): never merely on a container whose text includes the target's.
   const holds =
-    candidates.some((c) => boundsContain(c.bounds, page.x, page.y)) ||
-    (then !== null && hitMatches(toHit(then.facts), expect));
+    captured !== null &&
+    candidates.some((c) => boundsContain(c.bounds, page.x, page.y) || snapshot.contains(c, captured));
   if (holds) return null;
   const best = candidates[0];
   if (!best) {
@@ -52,8 +46,8 @@ export function missedAtCapture(
   };
   const offsetCss = { x: point.x - target.x, y: point.y - target.y };
   report.expectedAt = { css: target, image: toImage(frame, target), offsetCss };
-  ctx.misses.add(target, point);
-  const problem = ctx.misses.frameProblem();
+  a.ctx.misses.add(target, point);
+  const problem = a.ctx.misses.frameProblem();
   if (problem) {
     return {
       ...report,
@@ -70,18 +64,11 @@ export function missedAtCapture(
   };
 }
 
-export async function compare(
-  ctx: ActionContext,
-  frame: FrameRecord | undefined,
-  then: SnapshotElement | null,
-  live: LiveFacts | null,
-  page: Point,
-  vp: Point,
-  report: ClickReport,
-  expect: Expect | undefined,
-  byMark = false,
-): Promise<ClickReport | null> {
-  if (byMark && live && !live.underPoint) {
+/** Now, before dispatch: is the point still on what the model saw (same fingerprint), uncovered, as expected? */
+export async function compare(a: Attempt): Promise<ClickReport | null> {
+  const { frame, captured, live, report, vp } = a;
+  const expect = a.req.expect;
+  if (a.byMark && live && !live.underPoint) {
     // A mark's element is still there, but a click at its centre would reach something on top of it.
     const cover = live.onTop ? toHit({ ...live.onTop, backendNodeId: -1 }) : null;
     return {
@@ -91,30 +78,31 @@ export async function compare(
       message: `Not clicked: ${describeHit(cover)} lies on top of mark ${describeHit(toHit(live))} at CSS ${fmtPoint(vp)}. Dismiss or wait out the cover, then take a new screenshot.`,
     };
   }
-  if (frame && then && !(live && sameElement(then.facts, live))) {
-    const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
-    if (live && (await isCover(ctx, frame, then, live, page, vp))) {
+  if (frame && captured) {
+    const diffs = live ? diffFacts(captured.facts, live) : null;
+    if (diffs === null || diffs.length > 0) {
+      const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
+      if (live && (await isCover(a))) {
+        return {
+          ...report,
+          verdict: 'COVERED',
+          message: `Not clicked: ${describeHit(report.hitNow)} now lies on top of the point; it was not there in frame ${frame.id} (${age}), where the point held ${describeHit(report.hitAtCapture)}. Dismiss or wait out the cover, then take a new screenshot.`,
+        };
+      }
+      report.changes = diffs ?? [];
+      const what = diffs?.length ? ` (${describeDifferences(diffs, captured.facts)})` : '';
       return {
         ...report,
-        verdict: 'COVERED',
-        message: `Not clicked: ${describeHit(report.hitNow)} now lies on top of the point; it was not there in frame ${frame.id} (${age}), where the point held ${describeHit(report.hitAtCapture)}. Dismiss or wait out the cover, then take a new screenshot.`,
+        verdict: 'STALE_TARGET',
+        message: `Not clicked: the page changed under the point since frame ${frame.id} (${age}). At capture it held ${describeHit(report.hitAtCapture)}; now it holds ${describeHit(report.hitNow)}${what}. Take a new screenshot (browser_screenshot) and find the target again.`,
       };
     }
-    return {
-      ...report,
-      verdict: 'STALE_TARGET',
-      message: `Not clicked: the page changed under the point since frame ${frame.id} (${age}). At capture it held ${describeHit(report.hitAtCapture)}; now it holds ${describeHit(report.hitNow)}. Take a new screenshot (browser_screenshot) and find the target again.`,
-    };
   }
-  if (frame && !then && live) {
-    // Nothing at capture (blank area), something now: the page changed.
-    return {
-      ...report,
-      verdict: 'STALE_TARGET',
-      message: `Not clicked: in frame ${frame.id} the point held nothing; now it holds ${describeHit(report.hitNow)}. Take a new screenshot.`,
-    };
-  }
-  if (!frame && hasSemanticExpect(expect) && !(report.hitNow && hitMatches(report.hitNow, expect))) {
+  if (
+    !frame &&
+    hasSemanticExpect(expect) &&
+    !(report.hitNow && !a.live?.background && hitMatches(report.hitNow, expect))
+  ) {
     return {
       ...report,
       verdict: 'MISSED_TARGET',

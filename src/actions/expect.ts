@@ -28,8 +28,8 @@ export function hasSemanticExpect(e: Expect | undefined): e is Expect {
 }
 
 /**
- * Elements of the snapshot that fit `expect`, smallest first: "Approve" is found as the button, not as the
- * body whose text also contains it. Restricted to the part of the page the frame showed.
+ * Elements of the snapshot that fit `expect`, one per control, smallest first: "Approve" is found as the
+ * button, not as the body whose text also contains it. Restricted to the part of the page the frame showed.
  */
 export function findExpected(
   snapshot: SnapshotIndex,
@@ -38,23 +38,22 @@ export function findExpected(
 ): SnapshotElement[] {
   const found: SnapshotElement[] = [];
   for (const el of snapshot.elements(view)) {
-    if (hitMatches(toHit(el.facts), expect)) found.push(el);
+    if (!el.facts.background && hitMatches(toHit(el.facts), expect)) found.push(el);
   }
-  found.sort((a, b) => a.bounds.width * a.bounds.height - b.bounds.width * b.bounds.height);
-  // Drop containers of a smaller match: their text matches only because it includes the target's.
-  return found.filter((el, i) => !found.slice(0, i).some((small) => contains(el.bounds, small.bounds)));
-}
-
-function contains(
-  outer: { x: number; y: number; width: number; height: number },
-  inner: { x: number; y: number; width: number; height: number },
-) {
-  return (
-    inner.x >= outer.x &&
-    inner.y >= outer.y &&
-    inner.x + inner.width <= outer.x + outer.width &&
-    inner.y + inner.height <= outer.y + outer.height
+  // A container matches only because its text includes the target's: drop any element that holds another
+  // match, unless that match is part of the same control (the label span inside the button).
+  const kept = found.filter(
+    (el) =>
+      !found.some(
+        (other) =>
+          other !== el &&
+          snapshot.contains(el, other) &&
+          snapshot.controlOf(other) !== snapshot.controlOf(el) &&
+          snapshot.controlOf(other) !== el.index,
+      ),
   );
+  kept.sort((a, b) => a.bounds.width * a.bounds.height - b.bounds.width * b.bounds.height);
+  return kept;
 }
 
 export function boundsContain(

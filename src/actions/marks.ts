@@ -4,6 +4,8 @@ import { type Hit, roleAndLabel, toHit } from '../browser/element-facts.js';
 export interface Mark {
   id: number;
   backendNodeId: number;
+  /** The iframe (CDP frame id) whose document holds the element; absent for the page's own. */
+  frame?: string;
   hit: Hit;
   /** CSS viewport px at capture. */
   css: { x: number; y: number; width: number; height: number };
@@ -29,13 +31,15 @@ export function marksFor(capture: Capture, limit = 600): Mark[] {
       width: el.bounds.width,
       height: el.bounds.height,
     };
-    return {
+    const mark: Mark = {
       id: i + 1,
       backendNodeId: el.facts.backendNodeId,
       hit: toHit(el.facts),
       css: c,
       image: { x: c.x * sx, y: c.y * sy, width: c.width * sx, height: c.height * sy },
     };
+    if (el.facts.frame) mark.frame = el.facts.frame;
+    return mark;
   });
 }
 
@@ -43,5 +47,5 @@ export function marksFor(capture: Capture, limit = 600): Mark[] {
 export function markLine(m: Mark): string {
   const ctx =
     m.hit.context && m.hit.context !== (m.hit.name || m.hit.text) ? ` — row "${m.hit.context}"` : '';
-  return `[${m.id}] ${roleAndLabel(m.hit)}${ctx}`;
+  return `[${m.id}] ${roleAndLabel(m.hit)}${ctx}${m.frame ? ' (in an iframe)' : ''}`;
 }

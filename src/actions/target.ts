@@ -28,8 +28,8 @@ export interface Resolved {
   frame: FrameRecord | undefined;
   point: Point;
   imagePoint: Point | null;
-  /** For mark clicks: the marked element, looked up by identity at dispatch time. */
-  markNodeId?: number;
+  /** For mark clicks: the marked element (and its frame), looked up by identity at dispatch time. */
+  mark?: { backendNodeId: number; frame?: string };
 }
 
 function targetFields(req: ClickRequest): TargetRequest {
@@ -64,7 +64,7 @@ export async function resolveTarget(ctx: ActionContext, req: ClickRequest): Prom
         'mark',
       );
     }
-    const now = await nodeNow(ctx.driver, mark.backendNodeId);
+    const now = await nodeNow(ctx.driver, mark.backendNodeId, mark.frame);
     if (!now?.connected || !now.rect || now.rect.width <= 0 || now.rect.height <= 0) {
       throw new ActionError(
         'MARK_GONE',
@@ -74,7 +74,9 @@ export async function resolveTarget(ctx: ActionContext, req: ClickRequest): Prom
       );
     }
     const point = { x: now.rect.x + now.rect.width / 2, y: now.rect.y + now.rect.height / 2 };
-    return { frame, point, imagePoint: null, markNodeId: mark.backendNodeId };
+    const ref: NonNullable<Resolved['mark']> = { backendNodeId: mark.backendNodeId };
+    if (mark.frame) ref.frame = mark.frame;
+    return { frame, point, imagePoint: null, mark: ref };
   }
   try {
     const r = resolveRequest(targetFields(req), frame?.geometry);

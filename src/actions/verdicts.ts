@@ -1,4 +1,4 @@
-import type { Hit } from '../browser/element-facts.js';
+import type { Difference, Hit } from '../browser/element-facts.js';
 import type { Expect } from './expect.js';
 
 export type Verdict =
@@ -49,6 +49,22 @@ export interface ClickReport {
   exposureMs?: number;
   guard?: { firstInLine: boolean; blocked: number; delivered: number };
   scrollSinceFrame?: Point;
+  /**
+   * Inside a cross-site iframe Chromium delivered the hover this far (CSS px) from the checked point;
+   * the click was sent moved by it, and the guard confirmed where it arrived.
+   */
+  routingOffset?: Point;
+  /** STALE_TARGET: the named differences between the fingerprint at capture and now. */
+  changes?: Difference[];
+  /** The click navigated: where the page went. */
+  navigation?: {
+    url?: string;
+    kind?: 'document' | 'same-document';
+    /** The new document (or the same-document URL change) took effect before trueclick answered. */
+    committed?: boolean;
+    /** Chromium's reason, e.g. anchorClick, formSubmissionPost, scriptInitiated. */
+    reason?: string;
+  };
 }
 
 export const fmt = (n: number) => (Math.round(n * 10) / 10).toFixed(1).replace(/\.0$/, '');

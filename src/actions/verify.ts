@@ -1,41 +1,94 @@
-import { describeHit, type ElementFacts, type Hit, toHit } from '../browser/element-facts.js';
-import type { disarm, LiveFacts } from '../browser/hit-test.js';
-import type { PageDriver } from '../browser/page-driver.js';
+import { describeHit, type ElementFacts, toHit } from '../browser/element-facts.js';
+import { disarm, type GuardEvent } from '../browser/hit-test.js';
+import type { NavigationRecord } from '../browser/page-driver.js';
+import type { Attempt } from './attempt.js';
 import { type ClickReport, fmtPoint } from './verdicts.js';
 
-// After dispatch: which element the trusted events reached, as the in-flight guard saw them.
+// After dispatch: which element the trusted events reached, as the in-flight guard saw them, and where the
+// page went if the click navigated.
 
-export function verify(
-  report: ClickReport,
-  guard: Awaited<ReturnType<typeof disarm>>,
-  live: LiveFacts | null,
-  navigated: boolean,
-  driver: PageDriver,
-): ClickReport {
-  const where = `CSS ${fmtPoint(report.dispatched ?? { x: 0, y: 0 })}${report.frame && report.imagePoint ? ` (frame ${report.frame} image px ${fmtPoint(report.imagePoint)})` : ''}`;
+/** How long a click that started a navigation may take to commit the new document before we answer. */
+const COMMIT_BUDGET_MS = 5_000;
+
+/** How long the guard waits for the page to report a click's events before it stands down. */
+const EVENTS_BUDGET_MS = 1_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The guard's record of one click: the page reports each judged event through a CDP binding as it
+ * happens (`reported`), and the guard's own list answers too while its document lives. A click that tears
+ * its document down (a link, a form) leaves the reported events, which is all the verdict needs.
+ */
+async function guardRecord(a: Attempt, reported: GuardEvent[]): Promise<GuardEvent[] | null> {
+  const live = a.live;
+  if (!live) return null;
+  // Input reaches a cross-site iframe's process after CDP has acknowledged it: wait for the page to report
+  // the click's last event before disarming, or the guard would stand down before the events arrive.
+  const last = (a.req.button ?? 'left') === 'left' ? 'click' : 'auxclick';
+  const count = a.req.click_count ?? 1;
+  const end = Date.now() + EVENTS_BUDGET_MS;
+  while (reported.filter((e) => e.type === last).length < count && Date.now() < end) await sleep(5);
+  const local = await disarm(live.at).catch(() => null);
+  const judged = (list: GuardEvent[]) => list.filter((e) => e.type !== 'mousemove');
+  if (local && local.events.length >= reported.length) return judged(local.events);
+  return reported.length > 0 ? judged(reported) : null;
+}
+
+async function settleNavigation(a: Attempt, nav: NavigationRecord): Promise<void> {
+  const { driver } = a.ctx;
+  if (!nav.requested || nav.committed) return;
+  const end = Date.now() + COMMIT_BUDGET_MS;
+  while (!nav.committed && Date.now() < end && !driver.isClosed) await sleep(20);
+  if (nav.committed)
+    await driver.page
+      .waitForLoadState('domcontentloaded', { timeout: Math.max(1, end - Date.now()) })
+      .catch(() => {});
+}
+
+function navigationNote(nav: NavigationRecord): string {
+  if (nav.committed) return `; the page then navigated to ${nav.committed}`;
+  if (nav.requested)
+    return `; the page is navigating to ${nav.requested.url} (not committed within ${COMMIT_BUDGET_MS / 1000} s)`;
+  if (nav.sameDocument) return `; the page moved to ${nav.sameDocument} (same document)`;
+  return '';
+}
+
+export async function afterDispatch(
+  a: Attempt,
+  reported: GuardEvent[],
+  nav: NavigationRecord,
+): Promise<ClickReport> {
+  const { report, live } = a;
+  const events = await guardRecord(a, reported);
+  await settleNavigation(a, nav);
+  const navigated = Boolean(nav.committed || nav.requested || nav.sameDocument);
   if (navigated) {
-    report.landed = report.hitNow;
-    report.message = `Clicked ${describeHit(report.hitNow)} at ${where}; the page then navigated to ${driver.url}.`;
-    return report;
+    report.navigation = {};
+    if (nav.committed) report.navigation.url = nav.committed;
+    else if (nav.requested) report.navigation.url = nav.requested.url;
+    else if (nav.sameDocument) report.navigation.url = nav.sameDocument;
+    report.navigation.kind = nav.sameDocument && !nav.requested ? 'same-document' : 'document';
+    report.navigation.committed = Boolean(nav.committed || (nav.sameDocument && !nav.requested));
+    if (nav.requested) report.navigation.reason = nav.requested.reason;
   }
-  if (!guard) {
+  const where = `CSS ${fmtPoint(report.dispatched ?? { x: 0, y: 0 })}${report.frame && report.imagePoint ? ` (frame ${report.frame} image px ${fmtPoint(report.imagePoint)})` : ''}`;
+  const went = navigationNote(nav);
+  if (!events || !live) {
     report.verdict = 'UNVERIFIED';
     report.landed = null;
-    report.message = `Sent the click at ${where}, but trueclick's guard was gone when it looked, so where it landed is not confirmed. Take a new screenshot before you retry.`;
+    report.message = `Sent the click at ${where}, but trueclick's guard recorded no event, so where it landed is not confirmed${went}. Take a new screenshot before you retry.`;
     return report;
   }
-  const delivered = guard.events.filter((e) => e.delivered);
-  const blocked = guard.events.filter((e) => !e.delivered);
-  report.guard = {
-    firstInLine: driver.guardFirstInLine,
-    blocked: blocked.length,
-    delivered: delivered.length,
-  };
-  const first = guard.events[0];
-  if (first) report.exposureMs = Math.round((first.t - guard.armedAt) * 100) / 100;
-  const late = driver.guardFirstInLine
+  const delivered = events.filter((e) => e.delivered);
+  const blocked = events.filter((e) => !e.delivered);
+  const firstInLine = live.at.driver.guardFirstInLineIn(live.at.frameId);
+  report.guard = { firstInLine, blocked: blocked.length, delivered: delivered.length };
+  const first = events[0];
+  if (first) report.exposureMs = Math.round((first.t - live.armedAt) * 100) / 100;
+  const late = firstInLine
     ? ''
-    : ' (this page was loaded before trueclick attached, so listeners it registered earlier may have seen the event first)';
+    : ' (this document was loaded before trueclick attached, so listeners it registered earlier may have seen the event first)';
   const other = blocked[0]?.target
     ? toHit({ ...(blocked[0].target as Omit<ElementFacts, 'backendNodeId'>), backendNodeId: -1 })
     : null;
@@ -48,25 +101,24 @@ export function verify(
   if (blocked.length > 0) {
     report.verdict = 'LANDED_ELSEWHERE';
     report.landed = other;
-    report.message = `Partly delivered: ${delivered.map((e) => e.type).join('/')} reached ${describeHit(report.hitNow)} but ${blocked.map((e) => e.type).join('/')} would have reached ${describeHit(other)} (stopped by the guard${late}). The page moved during the click; take a new screenshot and check its state.`;
+    report.message = `Partly delivered: ${delivered.map((e) => e.type).join('/')} reached ${describeHit(report.hitNow)} but ${blocked.map((e) => e.type).join('/')} would have reached ${describeHit(other)} (stopped by the guard${late})${went}. The page moved during the click; take a new screenshot and check its state.`;
     return report;
   }
   const click = delivered.find((e) => e.type === 'click') ?? delivered.at(-1);
   if (!click) {
     report.landed = null;
-    if (live?.tag === 'IFRAME') {
-      report.message = `Clicked at ${where} inside an iframe (${describeHit(report.hitNow)}); trueclick cannot see which element inside it received the click.`;
-      return report;
-    }
     report.verdict = 'LANDED_ELSEWHERE';
-    report.message = `Sent the click at ${where}, but no trusted event reached ${describeHit(report.hitNow)}. Something intercepted it; take a new screenshot and check the page's state.`;
+    report.message = `Sent the click at ${where}, but no trusted event reached ${describeHit(report.hitNow)}${went}. Something intercepted it; take a new screenshot and check the page's state.`;
     return report;
   }
-  const landed: Hit | null = report.hitNow;
-  report.landed = landed;
-  report.message = `Clicked ${describeHit(landed)} at ${where}; it is the element that was under the point in the frame.`;
-  if (!report.frame)
-    report.message = `Clicked ${describeHit(landed)} at ${where} (no frame given, so nothing to compare with capture).`;
+  report.landed = report.hitNow;
+  const same = report.frame
+    ? '; it is the element that was under the point in the frame'
+    : ' (no frame given, so nothing to compare with capture)';
+  const routed = report.routingOffset
+    ? ` (Chromium routed input into this cross-site iframe off target; trueclick sent it ${fmtPoint(report.routingOffset)} CSS px over, and the guard saw it arrive on the element)`
+    : '';
+  report.message = `Clicked ${describeHit(report.landed)} at ${where}${same}${routed}${went}.`;
   return report;
 }
 

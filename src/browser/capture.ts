@@ -1,7 +1,8 @@
 import { imageSize } from '../geometry/index.js';
 import { BrowserError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
-import { SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
+import { remoteFrames } from './remote-frames.js';
+import { type FrameSnapshot, SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
 
 export interface CaptureOptions {
   /** Long edge of the sent image, px; 0 = full device resolution. */
@@ -97,7 +98,12 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
   const url = driver.url;
   const loaderId = driver.loaderId;
   const capturedAt = Date.now();
-  const [shot, snap] = await Promise.all([
+  const snapshotParams = {
+    computedStyles: [...SNAPSHOT_STYLES],
+    includePaintOrder: true,
+    includeDOMRects: true,
+  };
+  const [shot, snap, frames] = await Promise.all([
     driver.send(
       'Page.captureScreenshot',
       {
@@ -107,10 +113,15 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
       },
       left(),
     ),
-    driver.send(
-      'DOMSnapshot.captureSnapshot',
-      { computedStyles: [...SNAPSHOT_STYLES], includePaintOrder: true, includeDOMRects: true },
-      left(),
+    driver.send('DOMSnapshot.captureSnapshot', snapshotParams, left()),
+    // Cross-site iframes live in other processes: each one's document comes through its own session.
+    remoteFrames(driver).then((list) =>
+      Promise.all(
+        list.map(async (f) => ({
+          ownerBackendNodeId: f.ownerBackendNodeId,
+          snapshot: await f.driver.send('DOMSnapshot.captureSnapshot', snapshotParams, left()),
+        })),
+      ),
     ),
   ]);
   const head = Buffer.from(shot.data.slice(0, 64), 'base64');
@@ -125,7 +136,8 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
   const doc = snap.documents[0];
   const devicePerCss =
     doc?.contentWidth && metrics.cssContentSize.width ? doc.contentWidth / metrics.cssContentSize.width : 1;
-  const snapshot = new SnapshotIndex(snap, devicePerCss);
+  const frameSnaps: FrameSnapshot[] = frames.map((f) => ({ ...f, devicePerCss }));
+  const snapshot = new SnapshotIndex(snap, devicePerCss, frameSnaps);
   return {
     base64: shot.data,
     mimeType: 'image/png',

@@ -1,18 +1,28 @@
+import type { IdentityLists } from './identity.js';
+
 /**
  * What we know about one element, gathered the same way from a DOM snapshot (capture time) and from the live
- * page (now), so that "same node, same text, same row" compares like with like.
+ * page (now), through the one identity kit (identity.ts), so that the fingerprints compare like with like.
  */
 export interface ElementFacts {
   backendNodeId: number;
+  /** The frame (CDP frame id) whose document holds the element; absent for the page's own document. */
+  frame?: string;
   tag: string;
+  /** The attributes that carry identity (IDENTITY_ATTRS), not classes or styles. */
   attrs: Record<string, string>;
-  /** textContent, whitespace collapsed, capped. */
+  /** Text of the element and its open shadow trees, whitespace collapsed, capped. */
   text: string;
+  role: string;
   value?: string;
   checked?: boolean;
   labelText?: string;
-  /** The text of the nearest row / list item / card around the element: what tells one "Delete" from another. */
+  /** The page background (<html> or <body> itself): one element on both sides, whatever its text. */
+  background?: true;
+  /** The text of the element's record (the row, card or list item around it): what tells one "Delete" from another. */
   contextText?: string;
+  /** The record's tag, for naming it ("row", "list item", or the div it is). */
+  recordTag?: string;
   /** Bounding box in CSS viewport px at the time the facts were read. */
   rect?: { x: number; y: number; width: number; height: number };
   /**
@@ -23,6 +33,7 @@ export interface ElementFacts {
     tag: string;
     attrs: Record<string, string>;
     text: string;
+    role: string;
     rect?: { x: number; y: number; width: number; height: number };
   };
 }
@@ -35,14 +46,14 @@ export interface Hit {
   name: string;
   nodeId: number;
   id?: string;
+  href?: string;
   context?: string;
+  frame?: string;
   checked?: boolean;
   rect?: { x: number; y: number; width: number; height: number };
 }
 
 export const TEXT_CAP = 160;
-export const CONTEXT_SELECTOR_TAGS = ['TR', 'LI', 'ARTICLE'];
-export const CONTEXT_ROLES = ['row', 'listitem', 'article', 'option', 'treeitem', 'gridcell'];
 export const ACTIONABLE_TAGS = ['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'LABEL'];
 export const ACTIONABLE_ROLES = [
   'button',
@@ -51,17 +62,54 @@ export const ACTIONABLE_ROLES = [
   'radio',
   'tab',
   'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
   'option',
   'switch',
   'textbox',
   'combobox',
   'slider',
+  'treeitem',
 ];
+export const IDENTITY_LISTS: IdentityLists = {
+  actionableTags: ACTIONABLE_TAGS,
+  actionableRoles: ACTIONABLE_ROLES,
+};
 
-/** A control an agent acts on: a native one, one with an interactive role, or one with an onclick. */
-export function isActionable(tag: string, attrs: Record<string, string>): boolean {
-  if (tag === 'A') return 'href' in attrs;
-  return ACTIONABLE_TAGS.includes(tag) || ACTIONABLE_ROLES.includes(attrs.role ?? '') || 'onclick' in attrs;
+/**
+ * Attributes that say which thing an element is, as opposed to how it looks or what state it is in:
+ * aria-expanded or aria-selected change when the mouse hovers a menu, a class when a row is hovered.
+ */
+export const IDENTITY_ATTRS = [
+  'id',
+  'href',
+  'name',
+  'value',
+  'type',
+  'role',
+  'for',
+  'alt',
+  'title',
+  'placeholder',
+  'src',
+  'action',
+  'aria-label',
+  'aria-labelledby',
+  'aria-controls',
+  'aria-roledescription',
+  'aria-rowindex',
+  'aria-colindex',
+  'onclick',
+];
+/** Kept for naming a hit, not compared: tooltip libraries move `title` around when the mouse arrives. */
+const NAMING_ONLY = ['title'];
+/** data-* attributes that name a record: data-id, data-row-id, data-key, data-ticket-id, data-testid… */
+export const DATA_ID = /^data-([a-z0-9-]*-)?(id|key|testid|test-id|uid|pk|slug|sku)$/;
+
+export function identityAttrs(all: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(all)) if (IDENTITY_ATTRS.includes(k) || DATA_ID.test(k)) out[k] = v;
+  return out;
 }
 
 export function normalizeText(s: string | undefined | null, cap = TEXT_CAP): string {
@@ -70,56 +118,11 @@ export function normalizeText(s: string | undefined | null, cap = TEXT_CAP): str
   return t.length > cap ? `${t.slice(0, cap - 1)}…` : t;
 }
 
-function implicitRole(tag: string, attrs: Record<string, string>): string {
-  const type = (attrs.type ?? '').toLowerCase();
-  switch (tag) {
-    case 'A':
-      return 'href' in attrs ? 'link' : 'generic';
-    case 'BUTTON':
-      return 'button';
-    case 'INPUT':
-      if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
-      if (type === 'checkbox') return 'checkbox';
-      if (type === 'radio') return 'radio';
-      if (type === 'range') return 'slider';
-      if (type === 'search') return 'searchbox';
-      return 'textbox';
-    case 'TEXTAREA':
-      return 'textbox';
-    case 'SELECT':
-      return 'combobox';
-    case 'IMG':
-      return 'img';
-    case 'TR':
-      return 'row';
-    case 'TD':
-      return 'cell';
-    case 'TH':
-      return 'columnheader';
-    case 'LI':
-      return 'listitem';
-    case 'CANVAS':
-      return 'img';
-    case 'LABEL':
-      return 'label';
-    case 'H1':
-    case 'H2':
-    case 'H3':
-    case 'H4':
-    case 'H5':
-    case 'H6':
-      return 'heading';
-    default:
-      return 'generic';
-  }
-}
-
 export function toHit(f: ElementFacts): Hit {
   // Report the control (the button), not the span inside it; nodeId stays the node under the point.
   const control = f.actionable;
   const own = control ?? f;
   const a = own.attrs;
-  const role = a.role?.trim() || implicitRole(own.tag, a);
   const ownLabel = control ? '' : f.labelText || '';
   const ownValue = control ? '' : f.value || '';
   const name = normalizeText(
@@ -129,12 +132,15 @@ export function toHit(f: ElementFacts): Hit {
   const hit: Hit = {
     tag: own.tag.toLowerCase(),
     text: normalizeText(own.text, 80),
-    role,
-    name,
+    role: f.background ? 'background' : own.role,
+    name: f.background ? '' : name,
     nodeId: f.backendNodeId,
   };
+  if (f.background) hit.text = '';
   if (a.id) hit.id = a.id;
+  if (a.href !== undefined) hit.href = a.href;
   if (f.contextText) hit.context = normalizeText(f.contextText, 80);
+  if (f.frame) hit.frame = f.frame;
   if (f.checked !== undefined && !control) hit.checked = f.checked;
   const rect = control ? control.rect : f.rect;
   if (rect) hit.rect = roundBox(rect);
@@ -147,20 +153,96 @@ export function roundBox(r: { x: number; y: number; width: number; height: numbe
   return { x: q(r.x), y: q(r.y), width: q(r.width), height: q(r.height) };
 }
 
-/** Same element in the sense of the guard: same node, same text, same surrounding row. */
+/** One named difference between what the point held at capture and what it holds now. */
+export interface Difference {
+  field: 'node' | 'frame' | 'role' | 'text' | 'record' | 'checked' | 'control' | `attr:${string}`;
+  /** As it was at capture. */
+  was: string;
+  now: string;
+}
+
+const short = (s: string | undefined, n = 48) => normalizeText(s, n);
+
+/**
+ * The one compare of two fingerprints: the same element (node, frame), still the same thing (role, text,
+ * identity attributes, checked state, the control it belongs to) in the same record (the row's text).
+ * Empty when they agree. Two page backgrounds agree whatever the page's text.
+ */
+export function diffFacts(then: ElementFacts, now: ElementFacts): Difference[] {
+  if (then.background && now.background && (then.frame ?? '') === (now.frame ?? '')) return [];
+  const out: Difference[] = [];
+  const add = (field: Difference['field'], a: string | undefined, b: string | undefined) => {
+    if ((a ?? '') !== (b ?? '')) out.push({ field, was: a ?? '', now: b ?? '' });
+  };
+  add('frame', then.frame, now.frame);
+  if (then.backendNodeId !== now.backendNodeId)
+    out.push({ field: 'node', was: then.tag.toLowerCase(), now: now.tag.toLowerCase() });
+  add('role', then.role, now.role);
+  add('text', normalizeText(then.text), normalizeText(now.text));
+  for (const k of new Set([...Object.keys(then.attrs), ...Object.keys(now.attrs)]))
+    if (!NAMING_ONLY.includes(k)) add(`attr:${k}`, then.attrs[k], now.attrs[k]);
+  if (then.checked !== undefined && now.checked !== undefined)
+    add('checked', String(then.checked), String(now.checked));
+  add('control', controlKey(then), controlKey(now));
+  add('record', normalizeText(then.contextText, 300), normalizeText(now.contextText, 300));
+  return out;
+}
+
+function controlKey(f: ElementFacts): string {
+  const c = f.actionable;
+  if (!c) return '';
+  return `${c.role} ${c.tag} ${normalizeText(c.text)} ${JSON.stringify(c.attrs)}`;
+}
+
 export function sameElement(then: ElementFacts, now: ElementFacts): boolean {
-  return (
-    then.backendNodeId === now.backendNodeId &&
-    normalizeText(then.text) === normalizeText(now.text) &&
-    normalizeText(then.contextText) === normalizeText(now.contextText)
-  );
+  return diffFacts(then, now).length === 0;
+}
+
+/** What changed, for the agent: `its row "TCK-7741 Fix login" now reads "TCK-7736 Update docs"`. */
+export function describeDifferences(diffs: Difference[], then: ElementFacts): string {
+  const rec = then.recordTag ? recordWord(then.recordTag) : 'row';
+  const parts: string[] = [];
+  for (const d of diffs.slice(0, 3)) {
+    if (d.field === 'record') {
+      parts.push(
+        d.was
+          ? d.now
+            ? `its ${rec} "${short(d.was)}" now reads "${short(d.now)}"`
+            : `its ${rec} "${short(d.was)}" is gone`
+          : `it is now inside a ${rec} "${short(d.now)}"`,
+      );
+    } else if (d.field === 'node')
+      parts.push(
+        d.was === d.now ? 'another element is there' : `a ${d.now} is there instead of the ${d.was}`,
+      );
+    else if (d.field === 'text') parts.push(`its text "${short(d.was)}" now reads "${short(d.now)}"`);
+    else if (d.field === 'frame') parts.push('the point is now in another frame');
+    else if (d.field === 'checked')
+      parts.push(
+        `it was ${d.was === 'true' ? 'checked' : 'unchecked'}, now it is ${d.now === 'true' ? 'checked' : 'unchecked'}`,
+      );
+    else if (d.field === 'control') parts.push('it belongs to another control now');
+    else parts.push(`its ${d.field.replace('attr:', '')} was "${short(d.was)}", now "${short(d.now)}"`);
+  }
+  return parts.join('; ');
+}
+
+function recordWord(tag: string): string {
+  if (tag === 'TR') return 'row';
+  if (tag === 'LI') return 'list item';
+  if (tag === 'ARTICLE') return 'card';
+  return 'record';
 }
 
 /** One line for a human or a model: `button "Delete" (row "TCK-7741 …")`. */
 export function describeHit(h: Hit | null | undefined): string {
   if (!h) return 'nothing';
+  if (h.role === 'background') return `the page background (${h.tag})${h.frame ? ' of an iframe' : ''}`;
   const core = roleAndLabel(h, h.id ? `#${h.id}` : '');
-  return h.context && h.context !== (h.name || h.text) ? `${core} in "${h.context}"` : core;
+  const where = h.frame ? ' inside an iframe' : '';
+  return h.context && h.context !== (h.name || h.text)
+    ? `${core} in "${h.context}"${where}`
+    : `${core}${where}`;
 }
 
 /** `button "Approve"`: the role (or tag when it has none), an optional suffix, and the visible label. */

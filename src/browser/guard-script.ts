@@ -1,4 +1,8 @@
-import { ACTIONABLE_ROLES, ACTIONABLE_TAGS, CONTEXT_ROLES, CONTEXT_SELECTOR_TAGS } from './element-facts.js';
+import { DATA_ID, IDENTITY_ATTRS, IDENTITY_LISTS } from './element-facts.js';
+import { type IdentityKit, type IdentityLists, identityKit } from './identity.js';
+
+/** The CDP binding through which the guard reports each judged event as it happens. */
+export const GUARD_BINDING = '__trueclickEvent';
 
 /**
  * Runs in trueclick's isolated world (never the page's), installed with Page.addScriptToEvaluateOnNewDocument
@@ -6,72 +10,137 @@ import { ACTIONABLE_ROLES, ACTIONABLE_TAGS, CONTEXT_ROLES, CONTEXT_SELECTOR_TAGS
  *
  * Armed for one checked element and point, it judges each trusted pointer/mouse/click event as it is
  * delivered: an event at the point whose target is not the checked element is stopped before the page's
- * handlers see it. It also counts DOM mutations, so a click can report how much changed since its frame.
+ * handlers see it. Each judged event is also sent out at once through a CDP binding, so a document that the
+ * click tears down (a link, a form, a script that navigates) loses nothing. It also counts DOM mutations,
+ * so a click can report how much changed since its frame.
  * The page cannot see `__trueclick`: globals of an isolated world are invisible to the main world.
  */
-function guardMain(lists: {
-  contextTags: string[];
-  contextRoles: string[];
-  actionableSelector: string;
-}): void {
+function guardMain(
+  makeKit: <N>(v: import('./identity.js').TreeView<N>, l: IdentityLists) => IdentityKit<N>,
+  lists: IdentityLists & { identityAttrs: string[]; dataId: string; binding: string },
+): void {
   type Armed = {
     el: Element;
     x: number;
     y: number;
+    token: string;
     armedAt: number;
     expires: number;
-    events: Array<{ type: string; t: number; delivered: boolean; target: unknown }>;
+    events: Array<{ type: string; t: number; delivered: boolean; target: unknown; x: number; y: number }>;
   };
-  const w = window as unknown as { __trueclick?: unknown };
+  const w = window as unknown as { __trueclick?: unknown } & Record<string, unknown>;
   if (w.__trueclick) return;
   const state: { armed: Armed | null; mutations: number } = { armed: null, mutations: 0 };
-  const TEXT_CAP = 4000;
-  const CONTEXT_TAGS = lists.contextTags;
-  const CONTEXT_ROLES = lists.contextRoles;
+  const dataId = new RegExp(lists.dataId);
 
+  const allAttrs = (el: Element) => {
+    const out: Record<string, string> = {};
+    for (const a of Array.from(el.attributes)) out[a.name.toLowerCase()] = a.value;
+    return out;
+  };
+  const kidsOf = (list: ArrayLike<Node>) => {
+    const out: Array<Element | string> = [];
+    for (const k of Array.from(list)) {
+      if (k.nodeType === 1) out.push(k as Element);
+      else if (k.nodeType === 3) out.push(k.nodeValue ?? '');
+    }
+    return out;
+  };
+  const inShadow = (n: Element) => n.getRootNode() instanceof ShadowRoot;
+  // The flat tree, as DOMSnapshot reports it: an open host's children are its shadow root's, a slot's are
+  // the nodes assigned to it (or its fallback content). Closed roots stay closed: assignedSlot is null there.
+  const view = {
+    parent: (n: Element): Element | null => {
+      const slot = n.assignedSlot;
+      if (slot) return slot;
+      const p = n.parentNode;
+      if (p instanceof ShadowRoot) return p.host;
+      return p instanceof Element ? p : null;
+    },
+    inShadow,
+    isHost: (n: Element) => n.shadowRoot !== null && !inShadow(n),
+    kids: (n: Element) => {
+      if (n.shadowRoot) return kidsOf(n.shadowRoot.childNodes);
+      if (n instanceof HTMLSlotElement && inShadow(n)) {
+        const assigned = n.assignedNodes();
+        if (assigned.length > 0) return kidsOf(assigned);
+      }
+      return kidsOf(n.childNodes);
+    },
+    tag: (n: Element) => n.nodeName.toUpperCase(),
+    attrs: allAttrs,
+  };
+  const kit = () => makeKit<Element>(view, lists);
+  const identityAttrs = (all: Record<string, string>) => {
+    const out: Record<string, string> = {};
+    for (const k of Object.keys(all))
+      if (lists.identityAttrs.includes(k) || dataId.test(k)) out[k] = all[k] ?? '';
+    return out;
+  };
+  const rectOf = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  };
+
+  // The same shape as SnapshotDoc.factsOf builds from the snapshot.
   const facts = (el: Element) => {
-    const attrs: Record<string, string> = {};
-    for (const a of Array.from(el.attributes)) attrs[a.name.toLowerCase()] = a.value;
+    const k = kit();
     const out: Record<string, unknown> = {
       tag: el.nodeName.toUpperCase(),
-      attrs,
-      text: (el.textContent ?? '').slice(0, TEXT_CAP),
+      attrs: identityAttrs(allAttrs(el)),
+      text: k.text(el),
+      role: k.role(el),
     };
+    if (k.isBackground(el)) out.background = true;
     const input = el as HTMLInputElement;
     if ('value' in el && typeof input.value === 'string' && el.nodeName !== 'BUTTON' && el.nodeName !== 'LI')
       out.value = input.value;
     if (el.nodeName === 'INPUT') out.checked = input.checked;
     const label = el.closest('label') ?? input.labels?.[0];
-    if (label) out.labelText = label.textContent ?? '';
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const role = p.getAttribute('role');
-      if (CONTEXT_TAGS.includes(p.nodeName) || (role && CONTEXT_ROLES.includes(role))) {
-        out.contextText = (p.textContent ?? '').slice(0, TEXT_CAP);
-        break;
-      }
+    if (label) out.labelText = k.text(label);
+    const rec = k.record(el);
+    if (rec) {
+      out.contextText = rec.text;
+      out.recordTag = rec.tag;
     }
-    const r = el.getBoundingClientRect();
-    out.rect = { x: r.x, y: r.y, width: r.width, height: r.height };
-    if (!el.matches(lists.actionableSelector)) {
-      const owner = el.parentElement?.closest(lists.actionableSelector);
-      if (owner) {
-        const ownerAttrs: Record<string, string> = {};
-        for (const a of Array.from(owner.attributes)) ownerAttrs[a.name.toLowerCase()] = a.value;
-        out.actionable = {
-          tag: owner.nodeName.toUpperCase(),
-          attrs: ownerAttrs,
-          text: (owner.textContent ?? '').slice(0, TEXT_CAP),
-        };
-        const or = owner.getBoundingClientRect();
-        (out.actionable as Record<string, unknown>).rect = {
-          x: or.x,
-          y: or.y,
-          width: or.width,
-          height: or.height,
-        };
-      }
+    const control = k.control(el);
+    if (control && control !== el) {
+      out.actionable = {
+        tag: control.nodeName.toUpperCase(),
+        attrs: identityAttrs(allAttrs(control)),
+        text: k.text(control),
+        role: k.role(control),
+        rect: rectOf(control),
+      };
     }
+    out.rect = rectOf(el);
     return out;
+  };
+
+  /** The element a click at (x, y) reaches, through open shadow roots, named as the snapshot names it. */
+  const deepAt = (x: number, y: number): Element | null => {
+    let el = document.elementFromPoint(x, y);
+    for (let i = 0; el?.shadowRoot && i < 32; i++) {
+      const inner: Element | null = el.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    return el ? kit().canonical(el) : null;
+  };
+  const composedContains = (outer: Element, inner: Element) => {
+    for (let x: Element | null = inner; x; x = view.parent(x)) if (x === outer) return true;
+    return false;
+  };
+
+  const report = (a: Armed, e: Armed['events'][number]) => {
+    const send = w[lists.binding];
+    if (typeof send === 'function') {
+      try {
+        (send as (s: string) => void)(JSON.stringify({ token: a.token, ...e }));
+      } catch {
+        // the binding is gone (page closing): the local record still has the event
+      }
+    }
   };
 
   const onEvent = (ev: Event) => {
@@ -82,25 +151,52 @@ function guardMain(lists: {
       state.armed = null;
       return;
     }
-    // The user's own mouse elsewhere is neither judged nor blocked.
-    if (Math.abs(me.clientX - a.x) > 2 || Math.abs(me.clientY - a.y) > 2) return;
+    if (ev.type === 'mousemove') {
+      // Not judged: where the browser delivers the pointer, so trueclick can check it before pressing.
+      const e = {
+        type: ev.type,
+        t: performance.now(),
+        delivered: true,
+        target: null,
+        x: me.clientX,
+        y: me.clientY,
+      };
+      a.events.push(e);
+      report(a, e);
+      return;
+    }
+    // Judged wherever it lands: an event away from the armed point is the browser delivering the click
+    // somewhere else (it does, into cross-site iframes, after a screenshot), not a reason to let it through.
     const path = ev.composedPath();
     const target = path[0];
     // composedPath, not contains(): inside a web component the target sits in a shadow tree of a.el.
     const delivered = path.includes(a.el);
-    a.events.push({
+    const e = {
       type: ev.type,
       t: performance.now(),
       delivered,
+      x: me.clientX,
+      y: me.clientY,
       // Only a stopped event's target is ever reported; reading facts costs time inside the page's dispatch.
-      target: !delivered && target instanceof Element ? facts(target) : null,
-    });
+      target: !delivered && target instanceof Element ? facts(kit().canonical(target)) : null,
+    };
+    a.events.push(e);
     if (!delivered) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
     }
+    report(a, e);
   };
-  for (const type of ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'auxclick', 'dblclick']) {
+  for (const type of [
+    'pointerdown',
+    'pointerup',
+    'mousedown',
+    'mouseup',
+    'click',
+    'auxclick',
+    'dblclick',
+    'mousemove',
+  ]) {
     window.addEventListener(type, onEvent, true);
   }
 
@@ -111,15 +207,28 @@ function guardMain(lists: {
 
   w.__trueclick = {
     facts,
-    arm: (el: Element, x: number, y: number, ms: number) => {
+    // The hit-test may name a text node, a shadow root or a ::before box: the element is their owner.
+    owner: (node: unknown): Element => {
+      let n = node as { nodeType?: number; parentNode?: Node | null; element?: unknown } | null;
+      if (n && n.nodeType === 3) n = n.parentNode ?? null;
+      // A text node straight inside a shadow root can come back as the root itself.
+      if (n instanceof ShadowRoot) n = n.host;
+      if (n && !(n instanceof Element) && n.element instanceof Element) n = n.element as Element;
+      if (!(n instanceof Element)) throw new Error('trueclick: the hit-test named no element');
+      return n;
+    },
+    canonical: (el: Element) => kit().canonical(el),
+    deepAt,
+    composedContains,
+    arm: (el: Element, x: number, y: number, ms: number, token: string) => {
       const now = performance.now();
-      state.armed = { el, x, y, armedAt: now, expires: now + ms, events: [] };
+      state.armed = { el, x, y, token, armedAt: now, expires: now + ms, events: [] };
       return now;
     },
     disarm: () => {
       const a = state.armed;
       state.armed = null;
-      return a ? { armedAt: a.armedAt, events: a.events } : null;
+      return a ? { armedAt: a.armedAt, token: a.token, events: a.events } : null;
     },
     mutations: () => state.mutations,
     metrics: () => [innerWidth, innerHeight, devicePixelRatio, state.mutations],
@@ -127,28 +236,33 @@ function guardMain(lists: {
 }
 
 export const GUARD_WORLD = 'trueclick';
-// The same lists the snapshot side uses, so "row" and "control" mean one thing on both sides.
 const LISTS = {
-  contextTags: CONTEXT_SELECTOR_TAGS,
-  contextRoles: CONTEXT_ROLES,
-  actionableSelector: [
-    'a[href]',
-    ...ACTIONABLE_TAGS.filter((t) => t !== 'A').map((t) => t.toLowerCase()),
-    ...ACTIONABLE_ROLES.map((r) => `[role="${r}"]`),
-    '[onclick]',
-  ].join(','),
+  ...IDENTITY_LISTS,
+  identityAttrs: IDENTITY_ATTRS,
+  dataId: DATA_ID.source,
+  binding: GUARD_BINDING,
 };
-export const GUARD_SOURCE = `(${guardMain.toString()})(${JSON.stringify(LISTS)});`;
+// The identity kit travels as source: the page runs the very function the snapshot side calls.
+export const GUARD_SOURCE = `(${guardMain.toString()})(${identityKit.toString()}, ${JSON.stringify(LISTS)});`;
 
-/** Called on the checked element (as `this`) in the isolated world: read its facts and arm the guard. */
-export const INSPECT_AND_ARM = `function (x, y, ms, selector) {
+/**
+ * Called on the hit node (as `this`) in the isolated world: name it as the snapshot does (a node in a
+ * shadow tree stands for its host), read its facts and arm the guard for it. `retargeted` tells the caller
+ * that the armed element is not `this`, so its backendNodeId must be looked up.
+ */
+export const INSPECT_AND_ARM = `function (x, y, ms, selector, token) {
   const g = window.__trueclick;
-  const f = g.facts(this);
-  if (selector) { try { f.matchesSelector = this.matches(selector) || !!this.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
-  const top = document.elementFromPoint(x, y);
-  f.underPoint = !!top && (top === this || this.contains(top));
+  const el = g.canonical(g.owner(this));
+  const f = g.facts(el);
+  f.retargeted = el !== this;
+  if (selector) { try { f.matchesSelector = el.matches(selector) || !!el.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
+  const top = g.deepAt(x, y);
+  f.underPoint = !!top && g.composedContains(el, top);
   if (!f.underPoint && top) f.onTop = g.facts(top);
   f.mutations = g.mutations();
-  f.armedAt = g.arm(this, x, y, ms);
+  f.armedAt = g.arm(el, x, y, ms, token);
   return f;
 }`;
+
+/** Called on the hit node: the element the guard armed (its shadow host when it sits in a shadow tree). */
+export const CANONICAL = 'function () { const g = window.__trueclick; return g.canonical(g.owner(this)); }';

@@ -1,7 +1,10 @@
 import type { ElementFacts } from './element-facts.js';
 import { BrowserError } from './errors.js';
-import { INSPECT_AND_ARM } from './guard-script.js';
+import { CANONICAL, INSPECT_AND_ARM } from './guard-script.js';
 import type { PageDriver } from './page-driver.js';
+import { remoteFrame } from './remote-frames.js';
+
+type Point = { x: number; y: number };
 
 export interface LiveFacts extends ElementFacts {
   armedAt: number;
@@ -12,111 +15,209 @@ export interface LiveFacts extends ElementFacts {
   onTop?: Omit<ElementFacts, 'backendNodeId'>;
   matchesSelector?: boolean;
   selectorError?: string;
+  /** Where the guard is armed: which session, which frame, and the point in that frame's viewport. */
+  at: LiveTarget;
+  /** The arming's token: the guard reports its events under it. */
+  token: string;
+}
+
+/** A node in one frame of the page, and the clicked point in that frame's own CSS viewport px. */
+export interface LiveTarget {
+  driver: PageDriver;
+  frameId: string;
+  backendNodeId: number;
+  local: Point;
+}
+
+let tokens = 0;
+
+const noNode = (err: unknown) =>
+  err instanceof BrowserError &&
+  err.code === 'CDP_ERROR' &&
+  /No node (found|with given id)|not found/i.test(err.message);
+
+/** Top-left of an iframe element's content box, in CSS px of the viewport of the session that holds it. */
+async function contentOrigin(driver: PageDriver, ownerBackendNodeId: number): Promise<Point> {
+  const { model } = await driver.send('DOM.getBoxModel', { backendNodeId: ownerBackendNodeId });
+  return { x: model.content[0] ?? 0, y: model.content[1] ?? 0 };
 }
 
 /**
- * Hit-tests a viewport point with CDP (no page-world script, so a CSP-strict page works), reads what is
- * there from trueclick's isolated world and arms the in-flight guard for exactly that element.
- * DOM.getNodeForLocation takes document coordinates, hence the scroll.
+ * Hit-tests a viewport point with CDP (no page-world script, so a CSP-strict page works) and follows it
+ * into the iframe that holds it: a same-process iframe's node comes back directly, a cross-site one is
+ * hit-tested again through its own session. DOM.getNodeForLocation takes document coordinates.
  */
-export async function inspectAndArm(
-  driver: PageDriver,
-  point: { x: number; y: number },
-  scroll: { x: number; y: number },
-  opts: { armMs: number; selector?: string },
-): Promise<LiveFacts | null> {
-  let backendNodeId: number;
+export async function locate(driver: PageDriver, point: Point, scroll: Point): Promise<LiveTarget | null> {
+  let r: { backendNodeId: number; frameId?: string };
   try {
-    const r = await driver.send('DOM.getNodeForLocation', {
+    r = await driver.send('DOM.getNodeForLocation', {
       x: Math.round(point.x + scroll.x),
       y: Math.round(point.y + scroll.y),
       includeUserAgentShadowDOM: false,
       ignorePointerEventsNone: false,
     });
-    backendNodeId = r.backendNodeId;
-    if (r.frameId && r.frameId !== driver.mainFrameId) {
-      // The point is inside an iframe: the main document (its snapshot and guard) sees the iframe element.
-      backendNodeId = (await driver.send('DOM.getFrameOwner', { frameId: r.frameId })).backendNodeId;
-    }
   } catch (err) {
-    if (/No node found/i.test((err as Error).message)) return null;
+    if (noNode(err) || /No node found/i.test((err as Error).message)) return null;
     throw err;
   }
-  return armOn(driver, backendNodeId, point, opts);
+  const frameId = r.frameId ?? driver.mainFrameId;
+  if (frameId !== driver.mainFrameId) {
+    const owner = await driver.send('DOM.getFrameOwner', { frameId });
+    const o = await contentOrigin(driver, owner.backendNodeId);
+    return { driver, frameId, backendNodeId: r.backendNodeId, local: { x: point.x - o.x, y: point.y - o.y } };
+  }
+  if (driver.page.frames().length > 1) {
+    const { node } = await driver.send('DOM.describeNode', { backendNodeId: r.backendNodeId });
+    const remote =
+      node.frameId && node.nodeName === 'IFRAME' ? await remoteFrame(driver, node.frameId) : undefined;
+    if (remote) {
+      const o = await contentOrigin(driver, r.backendNodeId);
+      const local = { x: point.x - o.x, y: point.y - o.y };
+      const [sx, sy] = await remote.driver.evaluate<[number, number]>('[scrollX, scrollY]');
+      const inner = await locate(remote.driver, local, { x: sx, y: sy });
+      if (inner) return inner;
+    }
+  }
+  return { driver, frameId, backendNodeId: r.backendNodeId, local: point };
+}
+
+/** Hit-tests the point (into iframes) and arms the guard on what is there. */
+export async function inspectAndArm(
+  driver: PageDriver,
+  point: Point,
+  scroll: Point,
+  opts: { armMs: number; selector?: string },
+): Promise<LiveFacts | null> {
+  const target = await locate(driver, point, scroll);
+  return target ? armOn(target, opts) : null;
 }
 
 /**
- * Reads one element's facts in the isolated world and arms the guard for it; also says whether the element
- * is what a click at the point would reach. Used directly for mark clicks, which target an element by identity.
+ * Reads one element's facts in the isolated world of its frame and arms the guard for it; also says whether
+ * the element is what a click at the point would reach. Used directly for mark clicks, which target an
+ * element by identity.
  */
 export async function armOn(
-  driver: PageDriver,
-  backendNodeId: number,
-  point: { x: number; y: number },
+  target: LiveTarget,
   opts: { armMs: number; selector?: string },
 ): Promise<LiveFacts | null> {
-  const executionContextId = await driver.isolatedWorld();
+  const { driver, frameId, local } = target;
+  const executionContextId = await driver.isolatedWorld(frameId);
   const objectId = await driver
-    .send('DOM.resolveNode', { backendNodeId, executionContextId })
+    .send('DOM.resolveNode', { backendNodeId: target.backendNodeId, executionContextId })
     .then((r) => r.object.objectId)
     .catch((err: unknown) => {
       // A node that left the document is an answer ("nothing there"); a dead tab or a timeout is not.
-      if (
-        err instanceof BrowserError &&
-        err.code === 'CDP_ERROR' &&
-        /No node with given id|not found/i.test(err.message)
-      )
-        return undefined;
+      if (noNode(err)) return undefined;
       throw err;
     });
   if (!objectId) return null;
+  const token = `t${++tokens}`;
   const r = await driver.send('Runtime.callFunctionOn', {
     objectId,
     functionDeclaration: INSPECT_AND_ARM,
     arguments: [
-      { value: point.x },
-      { value: point.y },
+      { value: local.x },
+      { value: local.y },
       { value: opts.armMs },
       { value: opts.selector ?? null },
+      { value: token },
     ],
     returnByValue: true,
   });
+  if (r.exceptionDetails) {
+    void driver.cdp.send('Runtime.releaseObject', { objectId }).catch(() => {});
+    return null;
+  }
+  const value = r.result.value as Omit<LiveFacts, 'backendNodeId' | 'at' | 'token'> & {
+    retargeted?: boolean;
+  };
+  let backendNodeId = target.backendNodeId;
+  if (value.retargeted) {
+    // The guard armed the shadow host: name that node, as the snapshot does.
+    const host = await driver.send('Runtime.callFunctionOn', { objectId, functionDeclaration: CANONICAL });
+    if (host.result.objectId) {
+      backendNodeId = (await driver.send('DOM.describeNode', { objectId: host.result.objectId })).node
+        .backendNodeId;
+      void driver.cdp.send('Runtime.releaseObject', { objectId: host.result.objectId }).catch(() => {});
+    }
+  }
   void driver.cdp.send('Runtime.releaseObject', { objectId }).catch(() => {});
-  if (r.exceptionDetails) return null;
-  return { ...(r.result.value as Omit<LiveFacts, 'backendNodeId'>), backendNodeId };
+  const { retargeted: _r, ...facts } = value;
+  const out: LiveFacts = { ...facts, backendNodeId, at: { ...target, backendNodeId }, token };
+  // The page's own document has no frame name; a cross-site iframe's driver calls its document "main".
+  if (driver.remote || frameId !== driver.mainFrameId) out.frame = frameId;
+  else delete out.frame;
+  return out;
 }
 
 export interface GuardEvent {
   type: string;
   t: number;
   delivered: boolean;
+  /** clientX/Y as delivered, in the CSS viewport of the frame that holds the armed element. */
+  x: number;
+  y: number;
   target: Omit<ElementFacts, 'backendNodeId'> | null;
 }
 
-export async function disarm(driver: PageDriver): Promise<{ armedAt: number; events: GuardEvent[] } | null> {
-  return driver.evaluate('window.__trueclick.disarm()');
+export interface GuardRecord {
+  armedAt: number;
+  events: GuardEvent[];
+}
+
+/** Stops the guard of one arming. Null when its document is gone (the click navigated it away). */
+export async function disarm(at: LiveTarget): Promise<GuardRecord | null> {
+  return at.driver.evaluate<GuardRecord | null>('window.__trueclick.disarm()', at.frameId);
 }
 
 /** Whether a node captured earlier is still in the document (and where it is now, CSS viewport px). */
 export async function nodeNow(
   driver: PageDriver,
   backendNodeId: number,
+  frame?: string,
 ): Promise<(Omit<ElementFacts, 'backendNodeId'> & { connected: boolean }) | null> {
   try {
-    const executionContextId = await driver.isolatedWorld();
-    const { object } = await driver.send('DOM.resolveNode', { backendNodeId, executionContextId });
+    const where = await frameDriver(driver, frame);
+    if (!where) return null;
+    const executionContextId = await where.driver.isolatedWorld(where.frameId);
+    const { object } = await where.driver.send('DOM.resolveNode', { backendNodeId, executionContextId });
     if (!object.objectId) return null;
-    const r = await driver.send('Runtime.callFunctionOn', {
+    const r = await where.driver.send('Runtime.callFunctionOn', {
       objectId: object.objectId,
       functionDeclaration:
         'function () { const f = window.__trueclick.facts(this); f.connected = this.isConnected; return f; }',
       returnByValue: true,
     });
-    void driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-    return r.exceptionDetails
-      ? null
-      : (r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean });
+    void where.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+    if (r.exceptionDetails) return null;
+    const f = r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean };
+    // Rects come in the frame's own viewport: move them into the page's.
+    const o = where.origin;
+    if (f.rect) f.rect = { ...f.rect, x: f.rect.x + o.x, y: f.rect.y + o.y };
+    if (frame) f.frame = frame;
+    return f;
   } catch {
     return null;
   }
+}
+
+/** The session and frame that hold a frame id ('' or undefined: the page), and its origin in the page's viewport. */
+export async function frameDriver(
+  driver: PageDriver,
+  frame: string | undefined,
+): Promise<{ driver: PageDriver; frameId: string; origin: Point } | null> {
+  if (!frame || frame === driver.mainFrameId)
+    return { driver, frameId: driver.mainFrameId, origin: { x: 0, y: 0 } };
+  const remote = await remoteFrame(driver, frame);
+  if (remote) {
+    return {
+      driver: remote.driver,
+      frameId: remote.frameId,
+      origin: await contentOrigin(driver, remote.ownerBackendNodeId),
+    };
+  }
+  const owner = await driver.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
+  if (!owner) return null;
+  return { driver, frameId: frame, origin: await contentOrigin(driver, owner.backendNodeId) };
 }

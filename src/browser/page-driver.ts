@@ -1,7 +1,8 @@
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
 import type { CDPSession, Page } from 'playwright-core';
 import { BrowserError, isTargetClosed, withBudget } from './errors.js';
-import { GUARD_SOURCE, GUARD_WORLD } from './guard-script.js';
+import { GUARD_BINDING, GUARD_SOURCE, GUARD_WORLD } from './guard-script.js';
+import type { GuardEvent } from './hit-test.js';
 
 export const CDP_BUDGET_MS = 5_000;
 
@@ -11,9 +12,20 @@ type ParamsOf<M extends keyof ProtocolMapping.Commands> = [
   ? Record<string, never>
   : NonNullable<ProtocolMapping.Commands[M]['paramsType'][0]>;
 
+/** What the main frame did after a moment in time (a click): where it went, if anywhere. */
+export interface NavigationRecord {
+  /** A new document was requested (link, form, script): its URL and Chromium's reason. */
+  requested?: { url: string; reason: string };
+  /** A new document committed (the loader id changed). */
+  committed?: string;
+  /** history.pushState / replaceState / a fragment: the URL the page moved to without a new document. */
+  sameDocument?: string;
+}
+
 /**
  * One page driven over one CDP session: the session that sets emulation also captures (a second session
  * would not follow it), and it tracks the main frame's URL and navigation (loader) id from Page events.
+ * An iframe in another process (a cross-site iframe) gets a PageDriver of its own over its own session.
  */
 export class PageDriver {
   mainFrameId = '';
@@ -21,16 +33,23 @@ export class PageDriver {
   url = '';
   /** The document that existed when we attached: its guard came late, behind the page's own listeners. */
   private lateLoaderId = '';
-  private isolatedContext: number | undefined;
+  /** trueclick's isolated world, per frame of this session (the page's frame and same-process iframes). */
+  private readonly worlds = new Map<string, number>();
+  /** Frames whose world was made on demand, after their document's own scripts had run. */
+  private readonly lateWorlds = new Set<string>();
+  private readonly guardEvents = new Map<string, GuardEvent[]>();
+  private readonly navWatches = new Set<NavigationRecord>();
   private closed = false;
 
   private constructor(
     readonly page: Page,
     readonly cdp: CDPSession,
+    /** This session drives a cross-site iframe of `page`, not the page itself. */
+    readonly remote: boolean,
   ) {}
 
-  static async create(page: Page, cdp: CDPSession): Promise<PageDriver> {
-    const d = new PageDriver(page, cdp);
+  static async create(page: Page, cdp: CDPSession, remote = false): Promise<PageDriver> {
+    const d = new PageDriver(page, cdp, remote);
     await d.init();
     return d;
   }
@@ -40,20 +59,41 @@ export class PageDriver {
     cdp.on('Page.frameNavigated', (e) => {
       if (e.frame.parentId) return;
       this.mainFrameId = e.frame.id;
+      if (e.frame.loaderId !== this.loaderId) for (const w of this.navWatches) w.committed = e.frame.url;
       this.loaderId = e.frame.loaderId;
       this.url = e.frame.url;
-      this.isolatedContext = undefined;
+    });
+    cdp.on('Page.frameRequestedNavigation', (e) => {
+      if (e.frameId !== this.mainFrameId) return;
+      for (const w of this.navWatches) w.requested = { url: e.url, reason: e.reason };
     });
     cdp.on('Page.navigatedWithinDocument', (e) => {
-      if (e.frameId === this.mainFrameId) this.url = e.url;
+      if (e.frameId !== this.mainFrameId) return;
+      this.url = e.url;
+      for (const w of this.navWatches) w.sameDocument = e.url;
     });
     cdp.on('Runtime.executionContextCreated', (e) => {
       const aux = e.context.auxData as { frameId?: string } | undefined;
-      if (e.context.name === GUARD_WORLD && aux?.frameId === this.mainFrameId)
-        this.isolatedContext = e.context.id;
+      if (e.context.name === GUARD_WORLD && aux?.frameId) {
+        this.worlds.set(aux.frameId, e.context.id);
+        // A new document's world, made by our script before its own; createIsolatedWorld marks late again.
+        this.lateWorlds.delete(aux.frameId);
+      }
+    });
+    cdp.on('Runtime.executionContextDestroyed', (e) => {
+      for (const [frame, id] of this.worlds) if (id === e.executionContextId) this.worlds.delete(frame);
     });
     cdp.on('Runtime.executionContextsCleared', () => {
-      this.isolatedContext = undefined;
+      this.worlds.clear();
+    });
+    cdp.on('Runtime.bindingCalled', (e) => {
+      if (e.name !== GUARD_BINDING) return;
+      try {
+        const ev = JSON.parse(e.payload) as GuardEvent & { token: string };
+        this.guardEvents.get(ev.token)?.push(ev);
+      } catch {
+        // not ours
+      }
     });
     this.page.on('close', () => {
       this.closed = true;
@@ -63,6 +103,8 @@ export class PageDriver {
     this.mainFrameId = tree.frameTree.frame.id;
     this.loaderId = tree.frameTree.frame.loaderId;
     this.url = tree.frameTree.frame.url;
+    // Before the script: every guard world made from now on can report through it.
+    await cdp.send('Runtime.addBinding', { name: GUARD_BINDING, executionContextName: GUARD_WORLD });
     await cdp.send('Page.addScriptToEvaluateOnNewDocument', {
       source: GUARD_SOURCE,
       worldName: GUARD_WORLD,
@@ -78,7 +120,32 @@ export class PageDriver {
 
   /** Whether the guard of the current document was registered before the page's own listeners. */
   get guardFirstInLine(): boolean {
-    return this.loaderId !== this.lateLoaderId;
+    return this.loaderId !== this.lateLoaderId && !this.lateWorlds.has(this.mainFrameId);
+  }
+
+  /** The same for one frame of this session. */
+  guardFirstInLineIn(frameId: string): boolean {
+    return frameId === this.mainFrameId ? this.guardFirstInLine : !this.lateWorlds.has(frameId);
+  }
+
+  /** Collects the guard's events for one arming, as the page reports them through the binding. */
+  watchGuard(token: string): GuardEvent[] {
+    const known = this.guardEvents.get(token);
+    if (known) return known;
+    const list: GuardEvent[] = [];
+    this.guardEvents.set(token, list);
+    return list;
+  }
+
+  unwatchGuard(token: string): void {
+    this.guardEvents.delete(token);
+  }
+
+  /** Records what the main frame does from now on; `stop` ends the record. */
+  watchNavigation(): { record: NavigationRecord; stop: () => void } {
+    const record: NavigationRecord = {};
+    this.navWatches.add(record);
+    return { record, stop: () => this.navWatches.delete(record) };
   }
 
   async send<M extends keyof ProtocolMapping.Commands & string>(
@@ -115,21 +182,23 @@ export class PageDriver {
     }
   }
 
-  /** The execution context of trueclick's isolated world in the main frame (created on demand). */
-  async isolatedWorld(): Promise<number> {
-    if (this.isolatedContext !== undefined) return this.isolatedContext;
+  /** The execution context of trueclick's isolated world in a frame of this session (created on demand). */
+  async isolatedWorld(frameId = this.mainFrameId): Promise<number> {
+    const known = this.worlds.get(frameId);
+    if (known !== undefined) return known;
     const { executionContextId } = await this.send('Page.createIsolatedWorld', {
-      frameId: this.mainFrameId,
+      frameId,
       worldName: GUARD_WORLD,
     });
-    this.isolatedContext = executionContextId;
+    this.worlds.set(frameId, executionContextId);
+    this.lateWorlds.add(frameId);
     // A world made on demand has no guard yet (the document predates it): install it now.
-    await this.evaluate(GUARD_SOURCE);
+    await this.evaluate(GUARD_SOURCE, frameId);
     return executionContextId;
   }
 
-  async evaluate<T>(expression: string): Promise<T> {
-    const contextId = await this.isolatedWorld();
+  async evaluate<T>(expression: string, frameId = this.mainFrameId): Promise<T> {
+    const contextId = await this.isolatedWorld(frameId);
     const r = await this.send('Runtime.evaluate', { expression, contextId, returnByValue: true });
     if (r.exceptionDetails)
       throw new BrowserError('CDP_ERROR', `isolated script failed: ${r.exceptionDetails.text}`, 'Retry.');

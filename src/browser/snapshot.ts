@@ -1,298 +1,331 @@
-import type { Protocol } from 'devtools-protocol';
-import {
-  ACTIONABLE_ROLES,
-  ACTIONABLE_TAGS,
-  CONTEXT_ROLES,
-  CONTEXT_SELECTOR_TAGS,
-  type ElementFacts,
-  isActionable,
-  normalizeText,
-} from './element-facts.js';
+import type { ElementFacts } from './element-facts.js';
+import { type Box, type Snapshot, SnapshotDoc } from './snapshot-doc.js';
 
-type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
+export { SNAPSHOT_STYLES } from './snapshot-doc.js';
 
-export const SNAPSHOT_STYLES = ['pointer-events', 'visibility', 'cursor', 'display'] as const;
-
-const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
-const INTERACTIVE_TAGS = new Set(ACTIONABLE_TAGS);
 /** A label gets no mark of its own: the control it labels has one, and clicking either does the same. */
 const MARKED_TAGS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY']);
-const INTERACTIVE_ROLES = new Set(ACTIONABLE_ROLES);
-
-type Box = { x: number; y: number; width: number; height: number };
 
 export function intersects(a: Box, b: Box): boolean {
   return a.x + a.width > b.x && a.y + a.height > b.y && a.x < b.x + b.width && a.y < b.y + b.height;
 }
 
+const inside = (b: Box, x: number, y: number) =>
+  x >= b.x && y >= b.y && x < b.x + b.width && y < b.y + b.height;
+
 export interface SnapshotElement {
   index: number;
+  doc: SnapshotDoc;
   facts: ElementFacts;
-  /** Page (document) CSS px. */
-  bounds: { x: number; y: number; width: number; height: number };
+  /** Page (top document) CSS px. */
+  bounds: Box;
+}
+
+/** An iframe's document that lives in another renderer process, captured through its own CDP session. */
+export interface FrameSnapshot {
+  /** backendNodeId of the <iframe> element in the page's document. */
+  ownerBackendNodeId: number;
+  snapshot: Snapshot;
+  devicePerCss: number;
+}
+
+/** Where a document's points sit in the top document: top page point = q + offset; visible only in clip. */
+interface Placement {
+  doc: SnapshotDoc;
+  offset: { x: number; y: number };
+  clip: Box;
 }
 
 /**
  * A DOM snapshot taken with the screenshot: answers "what was topmost at this point at capture time" and
- * "where was the element the agent describes", without touching the page again.
+ * "where was the element the agent describes", without touching the page again. It holds the page's
+ * document and every iframe's document (same-process ones come in the same snapshot, out-of-process ones
+ * through their own sessions), each placed where its iframe showed it.
  */
 export class SnapshotIndex {
-  private readonly strings: string[];
-  private readonly doc: Protocol.DOMSnapshot.DocumentSnapshot | undefined;
-  private readonly children = new Map<number, number[]>();
-  private readonly layoutOf = new Map<number, number>();
-  private readonly textCache = new Map<number, string>();
-  private labelsFor: Map<string, number> | undefined;
+  private readonly placements: Placement[] = [];
+  /** iframe element (doc, node index) → the placement of the document it shows. */
+  private readonly childOf = new Map<SnapshotDoc, Map<number, Placement>>();
 
-  /**
-   * @param devicePerCss snapshot units per CSS px: 1 under emulation, but with a real scale factor
-   * DOMSnapshot reports bounds and scroll in device px (DOM.getNodeForLocation still takes CSS px).
-   */
-  constructor(
-    snapshot: Snapshot,
-    private readonly devicePerCss = 1,
-  ) {
-    this.strings = snapshot.strings;
-    this.doc = snapshot.documents[0];
-    const parents = this.doc?.nodes.parentIndex ?? [];
-    for (let i = 0; i < parents.length; i++) {
-      const p = parents[i] ?? -1;
-      if (p < 0) continue;
-      const list = this.children.get(p);
-      if (list) list.push(i);
-      else this.children.set(p, [i]);
+  constructor(snapshot: Snapshot, devicePerCss = 1, frames: FrameSnapshot[] = []) {
+    const docs = snapshot.documents.map(
+      (d, i) =>
+        new SnapshotDoc(
+          snapshot.strings,
+          d,
+          devicePerCss,
+          i === 0 ? '' : (snapshot.strings[d.frameId] ?? ''),
+        ),
+    );
+    const main = docs[0];
+    if (!main) return;
+    const all: Box = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };
+    const root: Placement = { doc: main, offset: { x: 0, y: 0 }, clip: all };
+    this.placements.push(root);
+    const queue: Placement[] = [root];
+    const extra = frames.map((f) => ({
+      f,
+      doc: new SnapshotDoc(
+        f.snapshot.strings,
+        f.snapshot.documents[0] as Snapshot['documents'][number],
+        f.devicePerCss,
+        f.snapshot.strings[f.snapshot.documents[0]?.frameId ?? -1] ?? '',
+      ),
+    }));
+    while (queue.length > 0) {
+      const parent = queue.shift() as Placement;
+      const d = parent.doc;
+      for (let ni = 0; ni < d.nodeCount; ni++) {
+        if (d.tag(ni) !== 'IFRAME' && d.tag(ni) !== 'FRAME') continue;
+        const childIndex = d.contentDocument(ni);
+        const child =
+          childIndex !== undefined
+            ? docs[childIndex]
+            : extra.find((e) => d === main && e.f.ownerBackendNodeId === d.backendId(ni))?.doc;
+        const b = d.boundsOf(ni);
+        if (!child || !b || !child.doc.layout) continue;
+        const cx = b.x + d.px(ni, 'border-left-width') + d.px(ni, 'padding-left');
+        const cy = b.y + d.px(ni, 'border-top-width') + d.px(ni, 'padding-top');
+        const s = child.scroll;
+        const offset = { x: parent.offset.x + cx - s.x, y: parent.offset.y + cy - s.y };
+        const frameBox = {
+          x: parent.offset.x + b.x,
+          y: parent.offset.y + b.y,
+          width: b.width,
+          height: b.height,
+        };
+        const p: Placement = { doc: child, offset, clip: clipTo(parent.clip, frameBox) };
+        this.placements.push(p);
+        const m = this.childOf.get(d) ?? new Map<number, Placement>();
+        this.childOf.set(d, m);
+        m.set(ni, p);
+        queue.push(p);
+      }
     }
-    const layoutNodes = this.doc?.layout.nodeIndex ?? [];
-    for (let li = 0; li < layoutNodes.length; li++) {
-      const ni = layoutNodes[li];
-      if (ni !== undefined && !this.layoutOf.has(ni)) this.layoutOf.set(ni, li);
-    }
+  }
+
+  private get main(): Placement | undefined {
+    return this.placements[0];
   }
 
   get scroll(): { x: number; y: number } {
-    return {
-      x: (this.doc?.scrollOffsetX ?? 0) / this.devicePerCss,
-      y: (this.doc?.scrollOffsetY ?? 0) / this.devicePerCss,
-    };
+    return this.main?.doc.scroll ?? { x: 0, y: 0 };
   }
 
-  private str(i: number | undefined): string {
-    return i === undefined || i < 0 ? '' : (this.strings[i] ?? '');
+  private element(p: Placement, ni: number): SnapshotElement | null {
+    // <html> may have no layout box of its own: as the page background it spans what its frame shows.
+    const b =
+      p.doc.boundsOf(ni) ??
+      (ni === p.doc.documentElement()
+        ? { x: p.clip.x - p.offset.x, y: p.clip.y - p.offset.y, width: p.clip.width, height: p.clip.height }
+        : undefined);
+    if (!b) return null;
+    const s = this.scroll;
+    const bounds = { x: b.x + p.offset.x, y: b.y + p.offset.y, width: b.width, height: b.height };
+    const facts = p.doc.factsOf(ni, (box) => ({
+      x: box.x + p.offset.x - s.x,
+      y: box.y + p.offset.y - s.y,
+      width: box.width,
+      height: box.height,
+    }));
+    return { index: ni, doc: p.doc, facts, bounds };
   }
 
-  private style(layoutIndex: number, name: (typeof SNAPSHOT_STYLES)[number]): string {
-    const styles = this.doc?.layout.styles[layoutIndex];
-    return this.str(styles?.[SNAPSHOT_STYLES.indexOf(name)]);
-  }
-
-  private nodeType(i: number): number {
-    return this.doc?.nodes.nodeType?.[i] ?? 0;
-  }
-
-  private tag(i: number): string {
-    return this.str(this.doc?.nodes.nodeName?.[i]).toUpperCase();
-  }
-
-  private attrs(i: number): Record<string, string> {
-    const flat = this.doc?.nodes.attributes?.[i] ?? [];
-    const out: Record<string, string> = {};
-    for (let k = 0; k + 1 < flat.length; k += 2) out[this.str(flat[k]).toLowerCase()] = this.str(flat[k + 1]);
-    return out;
-  }
-
-  private parent(i: number): number {
-    return this.doc?.nodes.parentIndex?.[i] ?? -1;
-  }
-
-  /** textContent as the live page computes it: descendant text nodes, shadow trees excluded. */
-  private textContent(i: number): string {
-    const cached = this.textCache.get(i);
-    if (cached !== undefined) return cached;
-    let out = '';
-    const walk = (n: number) => {
-      for (const c of this.children.get(n) ?? []) {
-        const t = this.nodeType(c);
-        if (t === TEXT_NODE) out += this.str(this.doc?.nodes.nodeValue?.[c]);
-        else if (t === ELEMENT_NODE && !this.isShadowRootChild(c)) walk(c);
-        if (out.length > 4000) return;
-      }
-    };
-    walk(i);
-    const text = normalizeText(out);
-    this.textCache.set(i, text);
-    return text;
-  }
-
-  private isShadowRootChild(i: number): boolean {
-    const rare = this.doc?.nodes.shadowRootType;
-    return rare ? rare.index.includes(i) : false;
-  }
-
-  private rare(data: Protocol.DOMSnapshot.RareStringData | undefined, i: number): string | undefined {
-    if (!data) return undefined;
-    const k = data.index.indexOf(i);
-    return k < 0 ? undefined : this.str(data.value[k]);
-  }
-
-  private labelText(i: number, attrs: Record<string, string>): string | undefined {
-    for (let p = this.parent(i); p >= 0; p = this.parent(p))
-      if (this.tag(p) === 'LABEL') return this.textContent(p);
-    if (!attrs.id) return undefined;
-    if (!this.labelsFor) {
-      // Built once: looking labels up per element would make marks on a large page quadratic.
-      this.labelsFor = new Map();
-      const names = this.doc?.nodes.nodeName ?? [];
-      for (let n = 0; n < names.length; n++) {
-        const target = this.tag(n) === 'LABEL' ? this.attrs(n).for : undefined;
-        if (target && !this.labelsFor.has(target)) this.labelsFor.set(target, n);
-      }
+  /**
+   * The element a click at this page point would have reached at capture time (pointer-events:none
+   * skipped), inside iframes too, and as the live hit-test names it: a point in a shadow tree stands for
+   * its host, and a point on no element is the page background (the <html> element), as it is live.
+   */
+  topmostAt(pageX: number, pageY: number, p = this.main): SnapshotElement | null {
+    if (!p) return null;
+    const d = p.doc;
+    const qx = pageX - p.offset.x;
+    const qy = pageY - p.offset.y;
+    const hits: Array<{ li: number; order: number }> = [];
+    for (let li = 0; li < d.layoutCount; li++) {
+      if (!inside(d.box(li), qx, qy)) continue;
+      if (d.style(li, 'pointer-events') === 'none' || d.style(li, 'visibility') === 'hidden') continue;
+      hits.push({ li, order: d.paintOrder(li) });
     }
-    const label = this.labelsFor.get(attrs.id);
-    return label === undefined ? undefined : this.textContent(label);
-  }
-
-  private contextText(i: number): string | undefined {
-    for (let p = this.parent(i); p >= 0; p = this.parent(p)) {
-      const role = this.attrs(p).role;
-      if (CONTEXT_SELECTOR_TAGS.includes(this.tag(p)) || (role && CONTEXT_ROLES.includes(role))) {
-        return this.textContent(p);
-      }
+    // Highest paint order first; a later layout node wins a tie, as before.
+    hits.sort((a, b) => b.order - a.order || b.li - a.li);
+    let ni = -1;
+    for (const h of hits) {
+      let n = d.layoutNode(h.li);
+      while (n >= 0 && (d.nodeType(n) !== ELEMENT_NODE || d.isPseudo(n))) n = d.parent(n) ?? -1;
+      if (n < 0 || !insideShape(d, n, qx, qy)) continue;
+      const clip = clipAt(d, n, qx, qy);
+      if (clip === 'clipped') continue;
+      ni = clip ?? n;
+      break;
     }
-    return undefined;
-  }
-
-  factsOf(nodeIndex: number, scroll = this.scroll): ElementFacts {
-    const nodes = this.doc?.nodes;
-    const attrs = this.attrs(nodeIndex);
-    const facts: ElementFacts = {
-      backendNodeId: nodes?.backendNodeId?.[nodeIndex] ?? -1,
-      tag: this.tag(nodeIndex),
-      attrs,
-      text: this.textContent(nodeIndex),
-    };
-    const value = this.rare(nodes?.inputValue, nodeIndex);
-    if (value !== undefined) facts.value = value;
-    if (nodes?.inputChecked && facts.tag === 'INPUT')
-      facts.checked = nodes.inputChecked.index.includes(nodeIndex);
-    const label = this.labelText(nodeIndex, attrs);
-    if (label) facts.labelText = label;
-    const ctx = this.contextText(nodeIndex);
-    if (ctx) facts.contextText = ctx;
-    if (!isActionable(facts.tag, attrs)) {
-      for (let p = this.parent(nodeIndex); p >= 0; p = this.parent(p)) {
-        const pa = this.attrs(p);
-        if (isActionable(this.tag(p), pa)) {
-          facts.actionable = { tag: this.tag(p), attrs: pa, text: this.textContent(p) };
-          const ob = this.boundsOf(p);
-          if (ob)
-            facts.actionable.rect = {
-              x: ob.x - scroll.x,
-              y: ob.y - scroll.y,
-              width: ob.width,
-              height: ob.height,
-            };
-          break;
-        }
-      }
-    }
-    const b = this.boundsOf(nodeIndex);
-    if (b) facts.rect = { x: b.x - scroll.x, y: b.y - scroll.y, width: b.width, height: b.height };
-    return facts;
-  }
-
-  private boundsOf(nodeIndex: number) {
-    const li = this.layoutOf.get(nodeIndex);
-    return li === undefined ? undefined : this.box(li);
-  }
-
-  /** Layout box of a layout node in CSS page px. */
-  private box(li: number): { x: number; y: number; width: number; height: number } {
-    const [x = 0, y = 0, width = 0, height = 0] = this.doc?.layout.bounds[li] ?? [];
-    const k = this.devicePerCss;
-    return { x: x / k, y: y / k, width: width / k, height: height / k };
-  }
-
-  /** The element a click at this page point would have reached at capture time (pointer-events:none skipped). */
-  topmostAt(pageX: number, pageY: number): SnapshotElement | null {
-    const layout = this.doc?.layout;
-    if (!layout) return null;
-    let best = -1;
-    let bestOrder = -1;
-    for (let li = 0; li < layout.nodeIndex.length; li++) {
-      const { x, y, width: w, height: h } = this.box(li);
-      if (pageX < x || pageY < y || pageX >= x + w || pageY >= y + h) continue;
-      if (this.style(li, 'pointer-events') === 'none' || this.style(li, 'visibility') === 'hidden') continue;
-      const order = layout.paintOrders?.[li] ?? 0;
-      if (order >= bestOrder) {
-        bestOrder = order;
-        best = li;
-      }
-    }
-    if (best < 0) return null;
-    let ni = layout.nodeIndex[best] ?? -1;
-    while (ni >= 0 && this.nodeType(ni) !== ELEMENT_NODE) ni = this.parent(ni);
+    if (ni < 0) ni = d.documentElement();
     if (ni < 0) return null;
-    return this.element(ni);
+    const child = this.childOf.get(d)?.get(ni);
+    if (child && inside(child.clip, pageX, pageY)) {
+      const inner = this.topmostAt(pageX, pageY, child);
+      if (inner) return inner;
+    }
+    return this.element(p, d.kit.canonical(ni));
   }
 
-  private element(ni: number): SnapshotElement | null {
-    const bounds = this.boundsOf(ni);
-    if (!bounds) return null;
-    return { index: ni, facts: this.factsOf(ni), bounds };
-  }
-
-  /** Visible elements an agent would act on, in document order (for marks and for finding `expect`). */
-  interactiveElements(viewport: { x: number; y: number; width: number; height: number }): SnapshotElement[] {
+  /** Visible elements an agent would act on, in document order (for marks): one per control, shadow hosts for what is inside them. */
+  interactiveElements(viewport: Box): SnapshotElement[] {
     const out: SnapshotElement[] = [];
-    const layout = this.doc?.layout;
-    if (!layout) return out;
-    for (let li = 0; li < layout.nodeIndex.length; li++) {
-      const ni = layout.nodeIndex[li] ?? -1;
-      if (ni < 0 || this.nodeType(ni) !== ELEMENT_NODE) continue;
-      if (this.style(li, 'visibility') === 'hidden' || this.style(li, 'pointer-events') === 'none') continue;
-      const tag = this.tag(ni);
-      const attrs = this.attrs(ni);
-      const interactive =
-        (MARKED_TAGS.has(tag) && !(tag === 'INPUT' && attrs.type === 'hidden')) ||
-        (attrs.role !== undefined && INTERACTIVE_ROLES.has(attrs.role)) ||
-        'onclick' in attrs ||
-        (this.style(li, 'cursor') === 'pointer' && !this.hasInteractiveAncestor(ni));
-      if (!interactive) continue;
-      const b = this.box(li);
-      if (b.width < 2 || b.height < 2 || !intersects(b, viewport)) continue;
-      const el = this.element(ni);
-      if (el) out.push(el);
+    for (const p of this.placements) {
+      const d = p.doc;
+      const seen = new Set<number>();
+      for (let li = 0; li < d.layoutCount; li++) {
+        const raw = d.layoutNode(li);
+        if (raw < 0 || d.nodeType(raw) !== ELEMENT_NODE) continue;
+        if (d.style(li, 'visibility') === 'hidden' || d.style(li, 'pointer-events') === 'none') continue;
+        const ni = d.kit.canonical(raw);
+        if (seen.has(ni)) continue;
+        const tag = d.tag(ni);
+        const attrs = d.attrs(ni);
+        const interactive =
+          (MARKED_TAGS.has(tag) && !(tag === 'INPUT' && attrs.type === 'hidden')) ||
+          (ni !== raw && d.kit.isActionable(ni)) ||
+          (attrs.role !== undefined && d.kit.isActionable(ni)) ||
+          'onclick' in attrs ||
+          (d.style(li, 'cursor') === 'pointer' && !this.hasInteractiveAncestor(d, ni));
+        if (!interactive) continue;
+        const lb = d.box(li);
+        const b = { x: lb.x + p.offset.x, y: lb.y + p.offset.y, width: lb.width, height: lb.height };
+        if (b.width < 2 || b.height < 2 || !intersects(b, viewport) || !intersects(b, p.clip)) continue;
+        seen.add(ni);
+        const el = this.element(p, ni);
+        if (el) out.push(el);
+      }
     }
     return out;
   }
 
-  private hasInteractiveAncestor(ni: number): boolean {
-    for (let p = this.parent(ni); p >= 0; p = this.parent(p)) {
-      const li = this.layoutOf.get(p);
-      if (INTERACTIVE_TAGS.has(this.tag(p))) return true;
-      if (li !== undefined && this.style(li, 'cursor') === 'pointer') return true;
+  private hasInteractiveAncestor(d: SnapshotDoc, ni: number): boolean {
+    for (let p = d.kit.composedParent(ni); p !== null; p = d.kit.composedParent(p)) {
+      if (d.kit.isActionable(p) && d.tag(p) !== 'LABEL') return true;
+      if (d.styleOfNode(p, 'cursor') === 'pointer') return true;
     }
     return false;
   }
 
   /** Elements with a layout box in this part of the page (page CSS px), for finding what `expect` describes. */
   *elements(view: Box): Generator<SnapshotElement> {
-    const layout = this.doc?.layout;
-    if (!layout) return;
-    for (let li = 0; li < layout.nodeIndex.length; li++) {
-      const ni = layout.nodeIndex[li] ?? -1;
-      if (ni < 0 || this.nodeType(ni) !== ELEMENT_NODE) continue;
-      // Bounds first: building facts (text, label, row) for every element of a long page costs tens of ms.
-      if (!intersects(this.box(li), view)) continue;
-      const el = this.element(ni);
-      if (el && el.bounds.width > 0 && el.bounds.height > 0) yield el;
+    for (const p of this.placements) {
+      const d = p.doc;
+      for (let li = 0; li < d.layoutCount; li++) {
+        const ni = d.layoutNode(li);
+        if (ni < 0 || d.nodeType(ni) !== ELEMENT_NODE) continue;
+        // Bounds first: building facts (text, label, row) for every element of a long page costs tens of ms.
+        const lb = d.box(li);
+        const b = { x: lb.x + p.offset.x, y: lb.y + p.offset.y, width: lb.width, height: lb.height };
+        if (!intersects(b, view) || !intersects(b, p.clip)) continue;
+        const el = this.element(p, ni);
+        if (el && el.bounds.width > 0 && el.bounds.height > 0) yield el;
+      }
     }
   }
 
-  findByBackendId(backendNodeId: number): SnapshotElement | null {
-    const ids = this.doc?.nodes.backendNodeId ?? [];
-    const ni = ids.indexOf(backendNodeId);
-    return ni < 0 ? null : this.element(ni);
+  /** Whether `inner` lies inside `outer` in the composed tree (shadow roots included, same document). */
+  contains(outer: SnapshotElement, inner: SnapshotElement): boolean {
+    if (outer.doc !== inner.doc) return false;
+    for (let x: number | null = inner.index; x !== null; x = inner.doc.kit.composedParent(x))
+      if (x === outer.index) return true;
+    return false;
   }
+
+  /** The control an element belongs to (itself when it is one), as a snapshot element. */
+  controlOf(el: SnapshotElement): number {
+    return el.doc.kit.control(el.index) ?? el.index;
+  }
+
+  findByBackendId(backendNodeId: number, frame = ''): SnapshotElement | null {
+    for (const p of this.placements) {
+      if (p.doc.frameId !== frame) continue;
+      const ni = p.doc.indexOfBackendId(backendNodeId);
+      if (ni >= 0) return this.element(p, ni);
+    }
+    return null;
+  }
+}
+
+/**
+ * What an ancestor with overflow other than visible does to this point of the element: rows scrolled out
+ * of a list box keep their layout boxes in the snapshot, but the live hit-test never reaches them
+ * ('clipped'); a point on the box's own scrollbar or border reaches the box itself (its node index). A
+ * fixed element escapes its ancestors' overflow. Null: nothing in the way.
+ */
+function clipAt(d: SnapshotDoc, ni: number, x: number, y: number): number | 'clipped' | null {
+  let hit: number | null = null;
+  for (let n: number | null = ni; n !== null; n = d.parent(n)) {
+    if (d.styleOfNode(n, 'position') === 'fixed') return hit;
+    const a = d.parent(n);
+    if (a === null) return hit;
+    const tag = d.tag(a);
+    if (tag === 'HTML' || tag === 'BODY') return hit;
+    const ox = d.styleOfNode(a, 'overflow-x');
+    const oy = d.styleOfNode(a, 'overflow-y');
+    if ((ox && ox !== 'visible') || (oy && oy !== 'visible')) {
+      const b = d.boundsOf(a);
+      if (b && !inside(b, x, y)) return 'clipped';
+      const c = d.clientBoxOf(a);
+      if (c && !inside(c, x, y)) hit = a;
+    }
+  }
+  return hit;
+}
+
+type Linear = [number, number, number, number];
+
+/** The linear part of a computed `transform` (`matrix(a, b, c, d, e, f)`); null for none or 3D. */
+function linearOf(transform: string): Linear | null {
+  const m = /^matrix\(([^)]+)\)$/.exec(transform.trim());
+  if (!m?.[1]) return null;
+  const [a = 1, b = 0, c = 0, d = 1] = m[1].split(',').map(Number);
+  return [a, b, c, d];
+}
+
+/**
+ * Whether the point is on the element's painted box, not just on the axis-aligned bounds the snapshot
+ * gives for a rotated or scaled one: the bounds' centre is the transformed box's centre, so the point,
+ * moved back by the inverse of the element's (and its ancestors') linear transforms, must lie within half
+ * the untransformed size. A text box is judged by its element.
+ */
+function insideShape(d: SnapshotDoc, ni: number, x: number, y: number): boolean {
+  let L: Linear = [1, 0, 0, 1];
+  let any = false;
+  for (let n: number | null = ni; n !== null; n = d.parent(n)) {
+    const t = d.styleOfNode(n, 'transform');
+    if (!t || t === 'none') continue;
+    const m = linearOf(t);
+    if (!m) return true;
+    // Outer transforms apply after inner ones: L = M_outer · L.
+    L = [
+      m[0] * L[0] + m[2] * L[1],
+      m[1] * L[0] + m[3] * L[1],
+      m[0] * L[2] + m[2] * L[3],
+      m[1] * L[2] + m[3] * L[3],
+    ];
+    any = true;
+  }
+  if (!any) return true;
+  const b = d.boundsOf(ni);
+  const size = d.offsetSizeOf(ni);
+  if (!b || !size) return true;
+  const det = L[0] * L[3] - L[2] * L[1];
+  if (Math.abs(det) < 1e-9) return false;
+  const px = x - (b.x + b.width / 2);
+  const py = y - (b.y + b.height / 2);
+  const lx = (L[3] * px - L[2] * py) / det;
+  const ly = (-L[1] * px + L[0] * py) / det;
+  return Math.abs(lx) <= size.width / 2 + 0.5 && Math.abs(ly) <= size.height / 2 + 0.5;
+}
+
+function clipTo(a: Box, b: Box): Box {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const r = Math.min(a.x + a.width, b.x + b.width);
+  const bt = Math.min(a.y + a.height, b.y + b.height);
+  return { x, y, width: Math.max(0, r - x), height: Math.max(0, bt - y) };
 }

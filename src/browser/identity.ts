@@ -1,0 +1,294 @@
+/**
+ * What an element *is*, read the same way from two trees: the DOM snapshot taken with the screenshot
+ * (Node side, over DOMSnapshot arrays) and the live page (trueclick's isolated world, over Elements).
+ *
+ * `identityKit` is one implementation for both: it only touches the tree through a `TreeView`, uses no
+ * imports and no outer variables, and guard-script.ts embeds its source (`identityKit.toString()`) in the
+ * page. So "the record around this button", "the control this span belongs to", "the element a point in a
+ * shadow root stands for" and "its text" cannot mean one thing at capture and another at click time.
+ */
+
+/**
+ * The few reads the kit needs, over the *flat tree* (the tree as rendered: a shadow host's children are its
+ * open shadow root's children, a slot's children are the nodes assigned to it). DOMSnapshot reports that
+ * tree; the live side walks it through shadowRoot and assignedSlot. Closed and user-agent shadow trees are
+ * what the page's own scripts cannot see either: the snapshot side steps over them. `N` is a snapshot node
+ * index on one side and an Element on the other.
+ */
+export interface TreeView<N> {
+  /** Parent element in the flat tree (a slotted node's slot, a shadow tree's host); null above <html>. */
+  parent(n: N): N | null;
+  /** Whether n lies inside a shadow tree (of any mode). */
+  inShadow(n: N): boolean;
+  /** Whether n is a light-tree element with an open shadow root. */
+  isHost(n: N): boolean;
+  /** Element and text children in the flat tree, in order. */
+  kids(n: N): Array<N | string>;
+  /** Upper-case tag name. */
+  tag(n: N): string;
+  attrs(n: N): Record<string, string>;
+}
+
+export interface IdentityLists {
+  actionableTags: string[];
+  actionableRoles: string[];
+}
+
+/** A row, card or list item: the nearest ancestor that is one of a run of similar siblings. */
+export interface RecordOf<N> {
+  node: N;
+  tag: string;
+  text: string;
+}
+
+export interface IdentityKit<N> {
+  canonical(n: N): N;
+  composedParent(n: N): N | null;
+  isActionable(n: N): boolean;
+  /** The element itself when it is a control, else the nearest control around it (composed tree). */
+  control(n: N): N | null;
+  role(n: N): string;
+  /** A short label: what tells one control from another of the same role. */
+  label(n: N): string;
+  /** Text of the element and its open shadow trees, whitespace collapsed, capped. */
+  text(n: N, cap?: number): string;
+  record(n: N): RecordOf<N> | null;
+  isBackground(n: N): boolean;
+}
+
+export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKit<N> {
+  const SKIP_TEXT = ['STYLE', 'SCRIPT', 'TEMPLATE', 'NOSCRIPT'];
+  const NATIVE_CONTROLS = ['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA'];
+  const SIBLINGS_EACH_SIDE = 4;
+  const textCache = new Map<N, string>();
+
+  const norm = (s: string, cap: number) => {
+    const t = s.replace(/\s+/g, ' ').trim();
+    return t.length > cap ? `${t.slice(0, cap - 1)}…` : t;
+  };
+
+  const children = (n: N): N[] => v.kids(n).filter((k): k is N => typeof k !== 'string');
+
+  // A point inside a shadow tree stands for the light-tree element that hosts it, as the page's own
+  // document sees the event target: a click on the label text slotted into a component and one on the
+  // component's inner <a> are the same click, and the live hit-test answers the host for slotted text.
+  const canonical = (n: N): N => {
+    let x: N | null = n;
+    while (x !== null && v.inShadow(x)) x = v.parent(x);
+    return x ?? n;
+  };
+  const composedParent = (n: N): N | null => v.parent(n);
+
+  const rawText = (n: N, budget: { left: number }): string => {
+    let out = '';
+    const walk = (list: Array<N | string> | null) => {
+      for (const k of list ?? []) {
+        if (budget.left <= 0) return;
+        if (typeof k === 'string') {
+          out += k;
+          budget.left -= k.length;
+        } else if (!SKIP_TEXT.includes(v.tag(k))) {
+          walk(v.kids(k));
+        }
+      }
+    };
+    walk(v.kids(n));
+    return out;
+  };
+
+  const text = (n: N, cap = 160): string => {
+    const hit = textCache.get(n);
+    const full = hit ?? norm(rawText(n, { left: 2000 }), 400);
+    if (hit === undefined) textCache.set(n, full);
+    return full.length > cap ? `${full.slice(0, cap - 1)}…` : full;
+  };
+
+  const shadowHasNativeControl = (n: N): boolean => {
+    let seen = 0;
+    const walk = (list: Array<N | string> | null, depth: number): boolean => {
+      for (const k of list ?? []) {
+        if (typeof k === 'string' || ++seen > 60 || depth > 5) continue;
+        const t = v.tag(k);
+        if (NATIVE_CONTROLS.includes(t) && v.inShadow(k) && (t !== 'A' || 'href' in v.attrs(k))) return true;
+        if (walk(v.kids(k), depth + 1)) return true;
+      }
+      return false;
+    };
+    return v.isHost(n) && walk(v.kids(n), 0);
+  };
+
+  const isActionable = (n: N): boolean => {
+    const t = v.tag(n);
+    const a = v.attrs(n);
+    if (t === 'A') return 'href' in a;
+    if (t === 'INPUT' && (a.type ?? '').toLowerCase() === 'hidden') return false;
+    if (lists.actionableTags.includes(t) || lists.actionableRoles.includes(a.role ?? '') || 'onclick' in a)
+      return true;
+    // A web component that wraps a native control in its open shadow root (sl-button, sl-checkbox).
+    return t.includes('-') && shadowHasNativeControl(n);
+  };
+
+  const control = (n: N): N | null => {
+    for (let x: N | null = n; x !== null; x = composedParent(x)) {
+      const t = v.tag(x);
+      if (t === 'BODY' || t === 'HTML') return null;
+      if (isActionable(x)) return x;
+    }
+    return null;
+  };
+
+  const implicitRole = (t: string, a: Record<string, string>): string => {
+    const type = (a.type ?? '').toLowerCase();
+    if (t === 'A') return 'href' in a ? 'link' : 'generic';
+    if (t === 'BUTTON' || t === 'SUMMARY') return 'button';
+    if (t === 'INPUT') {
+      if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
+      if (type === 'checkbox' || type === 'radio') return type;
+      if (type === 'range') return 'slider';
+      if (type === 'search') return 'searchbox';
+      return 'textbox';
+    }
+    const fixed: Record<string, string> = {
+      TEXTAREA: 'textbox',
+      SELECT: 'combobox',
+      IMG: 'img',
+      CANVAS: 'img',
+      TR: 'row',
+      TD: 'cell',
+      TH: 'columnheader',
+      LI: 'listitem',
+      LABEL: 'label',
+      H1: 'heading',
+      H2: 'heading',
+      H3: 'heading',
+      H4: 'heading',
+      H5: 'heading',
+      H6: 'heading',
+    };
+    return fixed[t] ?? 'generic';
+  };
+
+  const role = (n: N): string => {
+    const a = v.attrs(n);
+    const own = a.role?.trim().split(/\s+/)[0];
+    if (own) return own;
+    const t = v.tag(n);
+    if (t.includes('-')) {
+      // A component's role is that of the native control it wraps (sl-button → button, or link with href).
+      let found = 'generic';
+      let seen = 0;
+      const walk = (list: Array<N | string> | null): boolean => {
+        for (const k of list ?? []) {
+          if (typeof k === 'string' || ++seen > 60) continue;
+          const r = implicitRole(v.tag(k), v.attrs(k));
+          if (r !== 'generic' && NATIVE_CONTROLS.includes(v.tag(k)) && v.inShadow(k)) {
+            found = r;
+            return true;
+          }
+          if (walk(v.kids(k))) return true;
+        }
+        return false;
+      };
+      if (v.isHost(n)) walk(v.kids(n));
+      return found;
+    }
+    return implicitRole(t, a);
+  };
+
+  const label = (n: N): string => {
+    const a = v.attrs(n);
+    return norm(a['aria-label'] || a.alt || a.title || a.placeholder || text(n, 80) || a.value || '', 80);
+  };
+
+  /** The element reached from `top` by the same steps (tag, n-th child of that tag) as `path`. */
+  const follow = (top: N, path: Array<[string, number]>): N | null => {
+    let x: N = top;
+    for (const [tag, nth] of path) {
+      let seen = 0;
+      let next: N | null = null;
+      for (const c of children(x)) {
+        if (v.tag(c) !== tag) continue;
+        if (seen++ === nth) {
+          next = c;
+          break;
+        }
+      }
+      if (next === null) return null;
+      x = next;
+    }
+    return x;
+  };
+
+  const stepOf = (n: N, parent: N): [string, number] => {
+    const t = v.tag(n);
+    let nth = 0;
+    for (const c of children(parent)) {
+      if (c === n) break;
+      if (v.tag(c) === t) nth++;
+    }
+    return [t, nth];
+  };
+
+  const nearSiblings = (r: N, parent: N): N[] => {
+    const all = children(parent);
+    const i = all.indexOf(r);
+    const out: N[] = [];
+    for (let d = 1; d <= SIBLINGS_EACH_SIDE; d++) {
+      const before = all[i - d];
+      const after = all[i + d];
+      if (before !== undefined) out.push(before);
+      if (after !== undefined) out.push(after);
+    }
+    return out;
+  };
+
+  // A record is found by structure, whatever its tag: walking up from the control, the first ancestor
+  // R with a sibling of R's tag that holds, at the same place, a control of the same role and label (the
+  // "Delete" of another row). A cell is not a record: the next cell holds another control, or none. When
+  // the controls' labels differ from record to record (each holds its own id), the fallback is the first
+  // R with two such siblings of R's tag and class holding a control of the same role there.
+  const record = (n: N): RecordOf<N> | null => {
+    const start = control(n) ?? n;
+    const chain: Array<{ r: N; parent: N; path: Array<[string, number]> }> = [];
+    const path: Array<[string, number]> = [];
+    for (let x = start; ; ) {
+      const p = v.parent(x);
+      if (p === null) break;
+      const pt = v.tag(p);
+      if (pt === 'BODY' || pt === 'HTML') break;
+      path.unshift(stepOf(x, p));
+      const pp = v.parent(p);
+      if (pp === null) break;
+      chain.push({ r: p, parent: pp, path: path.slice() });
+      x = p;
+    }
+    const wantRole = role(start);
+    const wantLabel = label(start);
+    const wantTag = v.tag(start);
+    const holdsSame = (sib: N, c: (typeof chain)[number], sameLabel: boolean): boolean => {
+      if (v.tag(sib) !== v.tag(c.r)) return false;
+      const there = follow(sib, c.path);
+      if (there === null || v.tag(there) !== wantTag || role(there) !== wantRole) return false;
+      return !sameLabel || label(there) === wantLabel;
+    };
+    const found = (r: N): RecordOf<N> => ({ node: r, tag: v.tag(r), text: text(r, 300) });
+    for (const c of chain) {
+      if (nearSiblings(c.r, c.parent).some((s) => holdsSame(s, c, true))) return found(c.r);
+    }
+    for (const c of chain) {
+      const cls = v.attrs(c.r).class ?? '';
+      const alike = nearSiblings(c.r, c.parent).filter(
+        (s) => (v.attrs(s).class ?? '') === cls && holdsSame(s, c, false),
+      );
+      if (alike.length >= 2) return found(c.r);
+    }
+    return null;
+  };
+
+  const isBackground = (n: N): boolean => {
+    const t = v.tag(n);
+    return (t === 'HTML' || t === 'BODY') && !v.inShadow(n);
+  };
+
+  return { canonical, composedParent, isActionable, control, role, label, text, record, isBackground };
+}

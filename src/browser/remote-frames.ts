@@ -1,0 +1,48 @@
+import type { Frame } from 'playwright-core';
+import { PageDriver } from './page-driver.js';
+
+/** An iframe whose document lives in another renderer process (a cross-site iframe). */
+export interface RemoteFrame {
+  frameId: string;
+  driver: PageDriver;
+  /** backendNodeId of its <iframe> element in the page's document. */
+  ownerBackendNodeId: number;
+}
+
+// One driver per Playwright frame, made on first sight; null for a frame that shares the page's session.
+const drivers = new WeakMap<Frame, Promise<PageDriver | null>>();
+
+/**
+ * The page's out-of-process iframes, each with a session and a guard of its own. Same-process iframes are
+ * not here: the page's own session already sees into them (their nodes, snapshot and isolated worlds).
+ * Only iframes of the page's own document: an iframe nested in a cross-site iframe is not entered.
+ */
+export async function remoteFrames(main: PageDriver): Promise<RemoteFrame[]> {
+  const top = main.page.mainFrame();
+  const frames = main.page.frames().filter((f) => f !== top && f.parentFrame() === top && !f.isDetached());
+  if (frames.length === 0) return [];
+  const found = await Promise.all(
+    frames.map(async (f): Promise<RemoteFrame | null> => {
+      let p = drivers.get(f);
+      if (!p) {
+        p = main.page
+          .context()
+          .newCDPSession(f)
+          .then((s) => PageDriver.create(main.page, s, true))
+          // "This frame does not have a separate CDP session": a same-process iframe.
+          .catch(() => null);
+        drivers.set(f, p);
+      }
+      const driver = await p;
+      if (!driver || driver.isClosed) return null;
+      const owner = await main.send('DOM.getFrameOwner', { frameId: driver.mainFrameId }).catch(() => null);
+      return owner ? { frameId: driver.mainFrameId, driver, ownerBackendNodeId: owner.backendNodeId } : null;
+    }),
+  );
+  return found.filter((r): r is RemoteFrame => r !== null);
+}
+
+export async function remoteFrame(main: PageDriver, frameId: string): Promise<RemoteFrame | undefined> {
+  if (main.page.frames().length < 2) return undefined;
+  return (await remoteFrames(main)).find((r) => r.frameId === frameId);
+}
