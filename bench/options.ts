@@ -1,6 +1,6 @@
 /** Command-line flags of `npm run bench` (node dist/bench/run.js). */
 
-export const SECTIONS = ['capture', 'click', 'marks', 'exposure', 'race', 'stale'] as const;
+export const SECTIONS = ['capture', 'click', 'marks', 'exposure', 'race', 'stale', 'realweb'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -26,8 +26,10 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
   --runs N             measured runs per timed thing, after warm-up (default 15, --quick 10; at least 10)
   --quick              fewer runs: 10 timed, race 200 clicks, stale 16 runs, exposure 50 clicks
   --only a,b           sections to run: ${SECTIONS.join(', ')}
-  --stale-runs N       ticket-queue runs with a 900 ms model delay (default 50)
-  --race-clicks N      guarded and awaited-check clicks on /race (default 500; naive: min(N, 200))
+  --stale-runs N       ticket-queue runs with a 900 ms model delay (default 50; also the
+                       corpus grid and list stale soaks of the realweb section)
+  --race-clicks N      guarded and awaited-check clicks on /race (default 500; naive: min(N, 200);
+                       the realweb race soaks: min(naive, 100) per subject)
   --exposure-clicks N  extra guarded clicks for the hit-test → event gap (default 200)
   --stale-lanes N      stale runs in N parallel lanes (default 2)`;
 

@@ -18,6 +18,7 @@ import { measureMarks } from './marks.js';
 import { type BenchOptions, parseArgs, SECTIONS, type Section as SectionName } from './options.js';
 import { cleanupAll, onCleanup } from './procs.js';
 import { measureRace } from './race.js';
+import { measureRealweb } from './realweb.js';
 import { emptySection, merge, type Section } from './results.js';
 import { measureStale } from './stale.js';
 import { markdownReport, missed, renderText, tables } from './table.js';
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
     ['exposure', () => measureExposure(ctx)],
     ['race', () => measureRace(ctx)],
     ['stale', () => measureStale(ctx)],
+    ['realweb', () => measureRealweb(ctx)],
   ];
   const failed: string[] = [];
   for (const [name, step] of steps) {

@@ -1,0 +1,165 @@
+/**
+ * The stale and race soaks on the real-web corpus (fixtures/realweb): AG Grid fed new data into the same
+ * row elements, and a React list keyed by index (rows reuse their nodes for other tickets). Every Delete
+ * there is a plain link or a POST form, so the server's action log says which ticket each click deleted;
+ * the intended ticket is the one the screenshot showed at the point (trueclick: the frame's record at
+ * capture; naive: read from the page at capture).
+ *
+ * stale: the page moves 310 ms after it is ready, the model "thinks" 900 ms, then clicks.
+ * race: the page rewrites its rows every few ms; screenshot and click with no model delay.
+ */
+import type { Action } from '../fixtures/realweb/actions.js';
+import type { CdpTab } from './cdp.js';
+import type { Ctx } from './context.js';
+import { emptySection, type Section } from './results.js';
+import { sleep } from './stats.js';
+import { imagePx, type Trueclick } from './trueclick.js';
+
+interface Subject {
+  name: string;
+  path: string;
+  stale: Record<string, string | number>;
+  race: Record<string, string | number>;
+  /** Slot i's Delete, CSS px (fixtures/realweb/README.md). */
+  point(slot: number): { x: number; y: number };
+  /** Reads the ticket of the row under a point, in the page (for the naive pipeline). */
+  rowAt(p: { x: number; y: number }): string;
+}
+
+const SUBJECTS: Subject[] = [
+  {
+    name: 'AG Grid, new data in the same row elements',
+    path: '/rw/grid',
+    stale: { animate: 0, replaceData: 310 },
+    race: { animate: 0, every: 20, change: 'replaceData' },
+    point: (slot) => ({ x: 1125, y: 149 + 40 * slot }),
+    rowAt: (p) =>
+      `(() => { const r = document.elementFromPoint(${p.x}, ${p.y})?.closest('.ag-row'); return r ? (r.textContent.match(/TCK-\\d+/) || [null])[0] : null; })()`,
+  },
+  {
+    name: 'React list keyed by index, two tickets prepended',
+    path: '/rw/list',
+    stale: { keys: 'index', prepend: 310, n: 2 },
+    race: { keys: 'index', every: 5, change: 'rewrite' },
+    point: (slot) => ({ x: 1180, y: 104 + 48 * slot }),
+    rowAt: (p) =>
+      `(() => { const r = document.elementFromPoint(${p.x}, ${p.y})?.closest('.ticket-row'); return r ? r.querySelector('.id').textContent : null; })()`,
+  },
+];
+
+const SLOTS = 8;
+const ticketOf = (s: string | undefined) => /TCK-\d+/.exec(s ?? '')?.[0] ?? null;
+
+interface Run {
+  run: string;
+  intended: string | null;
+  verdict?: string;
+}
+
+interface Outcome {
+  runs: number;
+  wrong: number;
+  right: number;
+  none: number;
+}
+
+function outcome(runs: Run[], actions: Action[]): Outcome {
+  const o: Outcome = { runs: runs.length, wrong: 0, right: 0, none: 0 };
+  for (const r of runs) {
+    const deleted = actions.filter((a) => a.run === r.run && a.do === 'delete').map((a) => a.id);
+    if (deleted.some((d) => d !== r.intended)) o.wrong++;
+    else if (deleted.length > 0) o.right++;
+    else o.none++;
+  }
+  return o;
+}
+
+async function trueclickRun(tc: Trueclick, url: string, p: { x: number; y: number }, delayMs: number) {
+  await tc.navigate(url);
+  const { frame } = await tc.screenshot();
+  const seenAt = performance.now();
+  const ip = imagePx(frame, p);
+  await sleep(delayMs - (performance.now() - seenAt));
+  const r = await tc.click({ frame: frame.id, x: ip.x, y: ip.y });
+  return { intended: ticketOf(r.hitAtCapture?.context), verdict: r.verdict };
+}
+
+async function naiveRun(tab: CdpTab, s: Subject, url: string, p: { x: number; y: number }, delayMs: number) {
+  await tab.navigate(url);
+  const [, intended] = await Promise.all([tab.captureFull(), tab.evaluate<string | null>(s.rowAt(p))]);
+  await sleep(delayMs);
+  await tab.click(p.x, p.y);
+  return { intended };
+}
+
+export async function measureRealweb(ctx: Ctx): Promise<Section> {
+  const out = emptySection();
+  const tc = await ctx.trueclick();
+  const tab = await (await ctx.cdp()).newTab();
+  const staleN = ctx.opts.staleRuns;
+  const raceN = Math.min(ctx.opts.raceNaiveClicks, 100);
+  const raw: Record<string, unknown> = {};
+  try {
+    for (const [k, s] of SUBJECTS.entries()) {
+      for (const [kind, n, query, delay] of [
+        ['stale', staleN, s.stale, ctx.opts.modelDelayMs],
+        ['race', raceN, s.race, 0],
+      ] as const) {
+        ctx.log(`realweb ${kind}: ${n} runs on ${s.path} (${JSON.stringify(query)}), trueclick then naive`);
+        const tcRuns: Run[] = [];
+        const naiveRuns: Run[] = [];
+        for (let i = 0; i < n; i++) {
+          const p = s.point(i % SLOTS);
+          const run = `rw-${kind}-${k}-tc-${i}`;
+          tcRuns.push({
+            run,
+            ...(await trueclickRun(tc, ctx.fixture.url(s.path, { ...query, run }), p, delay)),
+          });
+        }
+        for (let i = 0; i < n; i++) {
+          const p = s.point(i % SLOTS);
+          const run = `rw-${kind}-${k}-naive-${i}`;
+          naiveRuns.push({
+            run,
+            ...(await naiveRun(tab, s, ctx.fixture.url(s.path, { ...query, run }), p, delay)),
+          });
+        }
+        await sleep(500);
+        const actions = ctx.fixture.actions();
+        const t = outcome(tcRuns, actions);
+        const nv = outcome(naiveRuns, actions);
+        const verdicts: Record<string, number> = {};
+        for (const r of tcRuns) verdicts[r.verdict ?? '?'] = (verdicts[r.verdict ?? '?'] ?? 0) + 1;
+        const vs = Object.entries(verdicts)
+          .map(([v, c]) => `${v} ${c}`)
+          .join(', ');
+        const what = kind === 'stale' ? `${delay} ms after the screenshot` : 'right after the screenshot';
+        out.counts.push(
+          {
+            key: `realweb.${kind}.${k}.trueclick`,
+            thing: `${s.name}: trueclick browser_click ${what}`,
+            runs: n,
+            wrong: t.wrong,
+            detail: `verdicts: ${vs}; the ticket seen deleted ${t.right}, nothing deleted ${t.none} (server's log)`,
+            target: '0 deletions of another ticket',
+            met: t.wrong === 0,
+          },
+          {
+            key: `realweb.${kind}.${k}.naive`,
+            thing: `${s.name}: naive raw CDP click at the same CSS point`,
+            runs: n,
+            wrong: nv.wrong,
+            detail: `the ticket seen deleted ${nv.right}, nothing deleted ${nv.none}`,
+            target: '(baseline)',
+            met: null,
+          },
+        );
+        raw[`${kind}.${k}`] = { subject: s.name, query, trueclick: { ...t, verdicts }, naive: nv };
+      }
+    }
+  } finally {
+    await tab.page.close().catch(() => {});
+  }
+  out.raw = { realweb: raw };
+  return out;
+}
