@@ -89,6 +89,8 @@ async function naiveRun(tab: CdpTab, s: Subject, url: string, p: { x: number; y:
   const [, intended] = await Promise.all([tab.captureFull(), tab.evaluate<string | null>(s.rowAt(p))]);
   await sleep(delayMs);
   await tab.click(p.x, p.y);
+  // A Delete navigates: let it commit, or the next run's navigation would be cut short by it.
+  await tab.page.waitForURL(/\/rw\/act/, { timeout: 1500 }).catch(() => {});
   return { intended };
 }
 

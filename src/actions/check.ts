@@ -3,7 +3,7 @@ import { nodeNow } from '../browser/hit-test.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';
 import { centre, toImage } from './target.js';
-import { type ClickReport, fmtPoint } from './verdicts.js';
+import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 
 // Before dispatch: does the point still hold what the model saw, and what it says it means?
 
@@ -60,8 +60,15 @@ export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null 
   return {
     ...report,
     verdict: 'MISSED_TARGET',
-    message: `Not clicked: at capture the point ${fmtPoint(point)} CSS held ${describeHit(report.hitAtCapture)}, not ${describeHit(toHit(best.facts))}. That element was at image px ${fmtPoint(img)} = CSS ${fmtPoint(target)} in frame ${frame.id}, ${fmtPoint(offsetCss)} CSS px from your point. To click it: x ${Math.round(img.x)}, y ${Math.round(img.y)}, frame "${frame.id}".`,
+    message: `Not clicked: at capture the point ${fmtPoint(point)} CSS held ${describeHit(report.hitAtCapture)}, not ${describeHit(toHit(best.facts))}. That element was at image px ${fmtPoint(img)} = CSS ${fmtPoint(target)} in frame ${frame.id}: your point is ${direction(offsetCss)} of it. To click it: x ${Math.round(img.x)}, y ${Math.round(img.y)}, frame "${frame.id}".`,
   };
+}
+
+/** `412 CSS px right and 38 below`: where the agent's point lies from the target, in words. */
+function direction(d: { x: number; y: number }): string {
+  const h = Math.abs(d.x) < 0.5 ? '' : `${fmt(Math.abs(d.x))} CSS px ${d.x > 0 ? 'right' : 'left'}`;
+  const v = Math.abs(d.y) < 0.5 ? '' : `${fmt(Math.abs(d.y))} CSS px ${d.y > 0 ? 'below' : 'above'}`;
+  return [h, v].filter(Boolean).join(' and ') || 'on the centre';
 }
 
 /** Now, before dispatch: is the point still on what the model saw (same fingerprint), uncovered, as expected? */

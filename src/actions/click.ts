@@ -140,6 +140,7 @@ async function holdNow(a: Attempt): Promise<void> {
             frameId: where.frameId,
             backendNodeId: mark.backendNodeId,
             local: { x: a.vp.x - where.origin.x, y: a.vp.y - where.origin.y },
+            origin: where.origin,
           },
           arm,
         )
@@ -159,7 +160,9 @@ async function holdNow(a: Attempt): Promise<void> {
   if (!a.dryRun) await checkRouting(a);
   const { live } = a;
   report.hitNow = live ? toHit(live) : null;
-  if (live && frame) report.mutationsSinceFrame = Math.max(0, live.mutations - frame.capture.mutationCount);
+  // The count at capture is the page's own document's; an iframe's guard counts its own document.
+  if (live && frame && !live.frame)
+    report.mutationsSinceFrame = Math.max(0, live.mutations - frame.capture.mutationCount);
   if (live?.selectorError) {
     await disarm(live.at).catch(() => null);
     throw new ActionError(
@@ -234,11 +237,17 @@ async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
   const { report, live, vp, req } = a;
   const events = live ? live.at.driver.watchGuard(live.token) : [];
   const nav = driver.watchNavigation();
+  // A click inside an iframe navigates that frame: watch it where it lives.
+  const inner =
+    live && (live.at.driver !== driver || live.at.frameId !== driver.mainFrameId)
+      ? live.at.driver.watchNavigation(live.at.frameId)
+      : null;
   report.dispatched = vp;
   try {
     await dispatchClick(driver, vp, { button: req.button, clickCount: req.click_count });
   } catch (err) {
     nav.stop();
+    inner?.stop();
     if (live) live.at.driver.unwatchGuard(live.token);
     // Some events may have gone out: never answer "nothing was clicked" after sending input.
     if (live) await disarm(live.at).catch(() => null);
@@ -249,9 +258,10 @@ async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
     };
   }
   try {
-    return await afterDispatch(a, events, nav.record);
+    return await afterDispatch(a, events, nav.record, inner?.record);
   } finally {
     nav.stop();
+    inner?.stop();
     if (live) live.at.driver.unwatchGuard(live.token);
   }
 }

@@ -64,6 +64,8 @@ export interface ClickReport {
     committed?: boolean;
     /** Chromium's reason, e.g. anchorClick, formSubmissionPost, scriptInitiated. */
     reason?: string;
+    /** It was the iframe holding the element that navigated, not the page. */
+    frame?: boolean;
   };
 }
 

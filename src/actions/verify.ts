@@ -1,6 +1,6 @@
 import { describeHit, type ElementFacts, toHit } from '../browser/element-facts.js';
 import { disarm, type GuardEvent } from '../browser/hit-test.js';
-import type { NavigationRecord } from '../browser/page-driver.js';
+import type { NavigationRecord, PageDriver } from '../browser/page-driver.js';
 import type { Attempt } from './attempt.js';
 import { type ClickReport, fmtPoint } from './verdicts.js';
 
@@ -35,8 +35,7 @@ async function guardRecord(a: Attempt, reported: GuardEvent[]): Promise<GuardEve
   return reported.length > 0 ? judged(reported) : null;
 }
 
-async function settleNavigation(a: Attempt, nav: NavigationRecord): Promise<void> {
-  const { driver } = a.ctx;
+async function settleNavigation(driver: PageDriver, nav: NavigationRecord): Promise<void> {
   if (!nav.requested || nav.committed) return;
   const end = Date.now() + COMMIT_BUDGET_MS;
   while (!nav.committed && Date.now() < end && !driver.isClosed) await sleep(20);
@@ -46,24 +45,30 @@ async function settleNavigation(a: Attempt, nav: NavigationRecord): Promise<void
       .catch(() => {});
 }
 
-function navigationNote(nav: NavigationRecord): string {
-  if (nav.committed) return `; the page then navigated to ${nav.committed}`;
+function navigationNote(nav: NavigationRecord, what: string): string {
+  if (nav.committed) return `; ${what} then navigated to ${nav.committed}`;
   if (nav.requested)
-    return `; the page is navigating to ${nav.requested.url} (not committed within ${COMMIT_BUDGET_MS / 1000} s)`;
-  if (nav.sameDocument) return `; the page moved to ${nav.sameDocument} (same document)`;
+    return `; ${what} is navigating to ${nav.requested.url} (not committed within ${COMMIT_BUDGET_MS / 1000} s)`;
+  if (nav.sameDocument) return `; ${what} moved to ${nav.sameDocument} (same document)`;
   return '';
 }
+
+const moved = (n: NavigationRecord | undefined): n is NavigationRecord =>
+  Boolean(n && (n.committed || n.requested || n.sameDocument));
 
 export async function afterDispatch(
   a: Attempt,
   reported: GuardEvent[],
-  nav: NavigationRecord,
+  pageNav: NavigationRecord,
+  frameNav?: NavigationRecord,
 ): Promise<ClickReport> {
   const { report, live } = a;
   const events = await guardRecord(a, reported);
-  await settleNavigation(a, nav);
-  const navigated = Boolean(nav.committed || nav.requested || nav.sameDocument);
-  if (navigated) {
+  // The page itself navigating says more than the iframe that held the element doing so.
+  const inFrame = !moved(pageNav) && moved(frameNav);
+  const nav = inFrame && frameNav ? frameNav : pageNav;
+  await settleNavigation(inFrame && live ? live.at.driver : a.ctx.driver, nav);
+  if (moved(nav)) {
     report.navigation = {};
     if (nav.committed) report.navigation.url = nav.committed;
     else if (nav.requested) report.navigation.url = nav.requested.url;
@@ -71,9 +76,10 @@ export async function afterDispatch(
     report.navigation.kind = nav.sameDocument && !nav.requested ? 'same-document' : 'document';
     report.navigation.committed = Boolean(nav.committed || (nav.sameDocument && !nav.requested));
     if (nav.requested) report.navigation.reason = nav.requested.reason;
+    if (inFrame) report.navigation.frame = true;
   }
   const where = `CSS ${fmtPoint(report.dispatched ?? { x: 0, y: 0 })}${report.frame && report.imagePoint ? ` (frame ${report.frame} image px ${fmtPoint(report.imagePoint)})` : ''}`;
-  const went = navigationNote(nav);
+  const went = navigationNote(nav, inFrame ? 'the iframe' : 'the page');
   if (!events || !live) {
     report.verdict = 'UNVERIFIED';
     report.landed = null;

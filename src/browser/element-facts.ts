@@ -23,6 +23,8 @@ export interface ElementFacts {
   contextText?: string;
   /** The record's tag, for naming it ("row", "list item", or the div it is). */
   recordTag?: string;
+  /** The dialog, alert, toast or tooltip around the element: how a cover is named. */
+  overlay?: { role: string; label: string };
   /** Bounding box in CSS viewport px at the time the facts were read. */
   rect?: { x: number; y: number; width: number; height: number };
   /**
@@ -48,6 +50,8 @@ export interface Hit {
   id?: string;
   href?: string;
   context?: string;
+  /** The dialog / alert / toast the element belongs to. */
+  overlay?: string;
   frame?: string;
   checked?: boolean;
   rect?: { x: number; y: number; width: number; height: number };
@@ -141,9 +145,12 @@ export function toHit(f: ElementFacts): Hit {
   if (a.href !== undefined) hit.href = a.href;
   if (f.contextText) hit.context = normalizeText(f.contextText, 80);
   if (f.frame) hit.frame = f.frame;
+  if (f.overlay)
+    hit.overlay = `${f.overlay.role}${f.overlay.label ? ` "${normalizeText(f.overlay.label, 60)}"` : ''}`;
   if (f.checked !== undefined && !control) hit.checked = f.checked;
+  // The background's own box (html's layout box) says nothing about where the point is: left out.
   const rect = control ? control.rect : f.rect;
-  if (rect) hit.rect = roundBox(rect);
+  if (rect && !f.background) hit.rect = roundBox(rect);
   return hit;
 }
 
@@ -161,7 +168,7 @@ export interface Difference {
   now: string;
 }
 
-const short = (s: string | undefined, n = 48) => normalizeText(s, n);
+const short = (s: string | undefined, n = 64) => normalizeText(s, n);
 
 /**
  * The one compare of two fingerprints: the same element (node, frame), still the same thing (role, text,
@@ -239,7 +246,7 @@ export function describeHit(h: Hit | null | undefined): string {
   if (!h) return 'nothing';
   if (h.role === 'background') return `the page background (${h.tag})${h.frame ? ' of an iframe' : ''}`;
   const core = roleAndLabel(h, h.id ? `#${h.id}` : '');
-  const where = h.frame ? ' inside an iframe' : '';
+  const where = `${h.overlay ? ` in ${h.overlay}` : ''}${h.frame ? ' inside an iframe' : ''}`;
   return h.context && h.context !== (h.name || h.text)
     ? `${core} in "${h.context}"${where}`
     : `${core}${where}`;

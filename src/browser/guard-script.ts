@@ -103,6 +103,8 @@ function guardMain(
       out.contextText = rec.text;
       out.recordTag = rec.tag;
     }
+    const ov = k.overlay(el);
+    if (ov) out.overlay = { role: ov.getAttribute('role') || ov.nodeName.toLowerCase(), label: k.label(ov) };
     const control = k.control(el);
     if (control && control !== el) {
       out.actionable = {

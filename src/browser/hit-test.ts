@@ -27,6 +27,8 @@ export interface LiveTarget {
   frameId: string;
   backendNodeId: number;
   local: Point;
+  /** Where the frame's viewport starts in the page's (0,0 for the page): local + origin = page viewport px. */
+  origin: Point;
 }
 
 let tokens = 0;
@@ -64,7 +66,13 @@ export async function locate(driver: PageDriver, point: Point, scroll: Point): P
   if (frameId !== driver.mainFrameId) {
     const owner = await driver.send('DOM.getFrameOwner', { frameId });
     const o = await contentOrigin(driver, owner.backendNodeId);
-    return { driver, frameId, backendNodeId: r.backendNodeId, local: { x: point.x - o.x, y: point.y - o.y } };
+    return {
+      driver,
+      frameId,
+      backendNodeId: r.backendNodeId,
+      local: { x: point.x - o.x, y: point.y - o.y },
+      origin: o,
+    };
   }
   if (driver.page.frames().length > 1) {
     const { node } = await driver.send('DOM.describeNode', { backendNodeId: r.backendNodeId });
@@ -75,10 +83,10 @@ export async function locate(driver: PageDriver, point: Point, scroll: Point): P
       const local = { x: point.x - o.x, y: point.y - o.y };
       const [sx, sy] = await remote.driver.evaluate<[number, number]>('[scrollX, scrollY]');
       const inner = await locate(remote.driver, local, { x: sx, y: sy });
-      if (inner) return inner;
+      if (inner) return { ...inner, origin: { x: inner.origin.x + o.x, y: inner.origin.y + o.y } };
     }
   }
-  return { driver, frameId, backendNodeId: r.backendNodeId, local: point };
+  return { driver, frameId, backendNodeId: r.backendNodeId, local: point, origin: { x: 0, y: 0 } };
 }
 
 /** Hit-tests the point (into iframes) and arms the guard on what is there. */
@@ -145,10 +153,20 @@ export async function armOn(
   void driver.cdp.send('Runtime.releaseObject', { objectId }).catch(() => {});
   const { retargeted: _r, ...facts } = value;
   const out: LiveFacts = { ...facts, backendNodeId, at: { ...target, backendNodeId }, token };
+  // Rects come in the frame's own viewport: report them in the page's, like every other number.
+  shiftRects(out, target.origin);
+  if (out.onTop) shiftRects(out.onTop, target.origin);
   // The page's own document has no frame name; a cross-site iframe's driver calls its document "main".
   if (driver.remote || frameId !== driver.mainFrameId) out.frame = frameId;
   else delete out.frame;
   return out;
+}
+
+function shiftRects(f: Omit<ElementFacts, 'backendNodeId'>, o: Point): void {
+  if (o.x === 0 && o.y === 0) return;
+  if (f.rect) f.rect = { ...f.rect, x: f.rect.x + o.x, y: f.rect.y + o.y };
+  if (f.actionable?.rect)
+    f.actionable.rect = { ...f.actionable.rect, x: f.actionable.rect.x + o.x, y: f.actionable.rect.y + o.y };
 }
 
 export interface GuardEvent {
@@ -192,9 +210,7 @@ export async function nodeNow(
     void where.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
     if (r.exceptionDetails) return null;
     const f = r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean };
-    // Rects come in the frame's own viewport: move them into the page's.
-    const o = where.origin;
-    if (f.rect) f.rect = { ...f.rect, x: f.rect.x + o.x, y: f.rect.y + o.y };
+    shiftRects(f, where.origin);
     if (frame) f.frame = frame;
     return f;
   } catch {

@@ -53,6 +53,8 @@ export interface IdentityKit<N> {
   /** Text of the element and its open shadow trees, whitespace collapsed, capped. */
   text(n: N, cap?: number): string;
   record(n: N): RecordOf<N> | null;
+  /** The dialog, alert, toast or tooltip the element sits in, if any: what to call a cover. */
+  overlay(n: N): N | null;
   isBackground(n: N): boolean;
 }
 
@@ -88,7 +90,10 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
           out += k;
           budget.left -= k.length;
         } else if (!SKIP_TEXT.includes(v.tag(k))) {
+          // Element boundaries read as spaces: "TCK-7741 Export to CSV Archive", not "TCK-7741ExportArchive".
+          out += ' ';
           walk(v.kids(k));
+          out += ' ';
         }
       }
     };
@@ -285,10 +290,31 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return null;
   };
 
+  const OVERLAY_ROLES = ['dialog', 'alertdialog', 'alert', 'status', 'tooltip'];
+  const overlay = (n: N): N | null => {
+    for (let x: N | null = n; x !== null; x = v.parent(x)) {
+      const a = v.attrs(x);
+      if (v.tag(x) === 'DIALOG' || a['aria-modal'] === 'true' || OVERLAY_ROLES.includes(a.role ?? ''))
+        return x;
+    }
+    return null;
+  };
+
   const isBackground = (n: N): boolean => {
     const t = v.tag(n);
     return (t === 'HTML' || t === 'BODY') && !v.inShadow(n);
   };
 
-  return { canonical, composedParent, isActionable, control, role, label, text, record, isBackground };
+  return {
+    canonical,
+    composedParent,
+    isActionable,
+    control,
+    role,
+    label,
+    text,
+    record,
+    overlay,
+    isBackground,
+  };
 }

@@ -38,7 +38,7 @@ export class PageDriver {
   /** Frames whose world was made on demand, after their document's own scripts had run. */
   private readonly lateWorlds = new Set<string>();
   private readonly guardEvents = new Map<string, GuardEvent[]>();
-  private readonly navWatches = new Set<NavigationRecord>();
+  private readonly navWatches = new Map<NavigationRecord, string | undefined>();
   private closed = false;
 
   private constructor(
@@ -56,21 +56,22 @@ export class PageDriver {
 
   private async init(): Promise<void> {
     const { cdp } = this;
+    const watching = (frameId: string) =>
+      [...this.navWatches].filter(([, f]) => (f ?? this.mainFrameId) === frameId).map(([w]) => w);
     cdp.on('Page.frameNavigated', (e) => {
+      for (const w of watching(e.frame.id))
+        if (e.frame.parentId || e.frame.loaderId !== this.loaderId) w.committed = e.frame.url;
       if (e.frame.parentId) return;
       this.mainFrameId = e.frame.id;
-      if (e.frame.loaderId !== this.loaderId) for (const w of this.navWatches) w.committed = e.frame.url;
       this.loaderId = e.frame.loaderId;
       this.url = e.frame.url;
     });
     cdp.on('Page.frameRequestedNavigation', (e) => {
-      if (e.frameId !== this.mainFrameId) return;
-      for (const w of this.navWatches) w.requested = { url: e.url, reason: e.reason };
+      for (const w of watching(e.frameId)) w.requested = { url: e.url, reason: e.reason };
     });
     cdp.on('Page.navigatedWithinDocument', (e) => {
-      if (e.frameId !== this.mainFrameId) return;
-      this.url = e.url;
-      for (const w of this.navWatches) w.sameDocument = e.url;
+      for (const w of watching(e.frameId)) w.sameDocument = e.url;
+      if (e.frameId === this.mainFrameId) this.url = e.url;
     });
     cdp.on('Runtime.executionContextCreated', (e) => {
       const aux = e.context.auxData as { frameId?: string } | undefined;
@@ -141,10 +142,10 @@ export class PageDriver {
     this.guardEvents.delete(token);
   }
 
-  /** Records what the main frame does from now on; `stop` ends the record. */
-  watchNavigation(): { record: NavigationRecord; stop: () => void } {
+  /** Records what one frame of this session (default: its main frame) does from now on; `stop` ends it. */
+  watchNavigation(frameId?: string): { record: NavigationRecord; stop: () => void } {
     const record: NavigationRecord = {};
-    this.navWatches.add(record);
+    this.navWatches.set(record, frameId);
     return { record, stop: () => this.navWatches.delete(record) };
   }
 

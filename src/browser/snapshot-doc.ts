@@ -262,6 +262,9 @@ export class SnapshotDoc implements TreeView<number> {
       facts.contextText = rec.text;
       facts.recordTag = rec.tag;
     }
+    const ov = kit.overlay(ni);
+    if (ov !== null)
+      facts.overlay = { role: this.attrs(ov).role || this.tag(ov).toLowerCase(), label: kit.label(ov) };
     const control = kit.control(ni);
     if (control !== null && control !== ni) {
       const ca = this.attrs(control);

@@ -118,7 +118,7 @@ describe('worlds that trap the ratio', () => {
     }
   });
 
-  test('a browser attached over --cdp-endpoint, at its own DPR 2', async () => {
+  test("a browser attached over --cdp-endpoint at its own DPR 1.65 (a laptop's 150 % × 110 %): hits, and a link that navigates is OK", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trueclick-cdp-'));
     const chrome = spawn(
       findChromium(),
@@ -127,7 +127,7 @@ describe('worlds that trap the ratio', () => {
         '--headless',
         `--user-data-dir=${dir}`,
         '--remote-debugging-port=0',
-        '--force-device-scale-factor=2',
+        '--force-device-scale-factor=1.65',
         '--window-size=1280,800',
         'about:blank',
       ],
@@ -147,7 +147,7 @@ describe('worlds that trap the ratio', () => {
       try {
         await mcp.call('browser_navigate', { url: srv.url('/targets', { run: 'cdp' }) });
         const f = await frameOf(mcp);
-        assert.equal(f.devicePixelRatio, 2);
+        assert.equal(f.devicePixelRatio, 1.65);
         for (const t of [
           { id: 'near', css: { x: 20, y: 20 } },
           { id: 'mid', css: { x: f.css.width / 2, y: f.css.height / 2 } },
@@ -156,6 +156,17 @@ describe('worlds that trap the ratio', () => {
           const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
           assert.equal(structured<Report>(r).landed?.id, t.id, text(r));
         }
+        // A page the browser already had open got trueclick's guard late; a link is still confirmed.
+        await mcp.call('browser_navigate', { url: srv.url('/nav-a', { run: 'cdp-nav' }) });
+        const g = await frameOf(mcp);
+        const p = imagePx(g, { x: 140, y: 140 });
+        const nav = await mcp.call('browser_click', { frame: g.id, x: p.x, y: p.y });
+        const s = structured<Report & { navigation?: { url?: string } }>(nav);
+        assert.equal(s.verdict, 'OK', text(nav));
+        assert.notEqual(nav.isError, true);
+        assert.equal(s.landed?.id, 'to-b');
+        assert.match(s.navigation?.url ?? '', /\/nav-b/);
+        assert.equal((await srv.waitForHits(1, { run: 'cdp-nav', type: 'click' }))[0]?.id, 'to-b');
       } finally {
         await mcp.close();
       }

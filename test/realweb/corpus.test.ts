@@ -6,17 +6,9 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 type Rw = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
@@ -39,7 +31,7 @@ describe('real-web corpus', () => {
 
   before(async () => {
     server = await startFixtureServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.on('request', (r) => {
       const host = new URL(r.url()).hostname;

@@ -2,9 +2,10 @@
 // from the page through Playwright locators, what was clicked from the server's action log: never from
 // trueclick's own answer.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
-import type { FixtureServer } from '../../fixtures/server.js';
-import type { Screenshot, TrueclickSession } from '../../src/actions/session.js';
+import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { type Screenshot, TrueclickSession } from '../../src/actions/session.js';
 import type { ClickReport } from '../../src/actions/verdicts.js';
 import type { Expect } from '../../src/index.js';
 
@@ -66,6 +67,24 @@ export class Corpus {
     await new Promise((r) => setTimeout(r, ms));
     return this.srv.actions({ run });
   }
+}
+
+/**
+ * One fixture server and one trueclick session (one browser, devicePixelRatio 2) for a test file; the
+ * returned object is filled in by `before`.
+ */
+export function corpusForFile(): { srv: FixtureServer; tc: TrueclickSession; rw: Corpus } {
+  const ctx = {} as { srv: FixtureServer; tc: TrueclickSession; rw: Corpus };
+  before(async () => {
+    ctx.srv = await startFixtureServer();
+    ctx.tc = new TrueclickSession({ deviceScaleFactor: 2 });
+    ctx.rw = new Corpus(ctx.srv, ctx.tc);
+  });
+  after(async () => {
+    await ctx.tc?.close();
+    await ctx.srv?.close();
+  });
+  return ctx;
 }
 
 /** A click that was refused: the right verdict, nothing dispatched, and (checked by the caller) no action. */

@@ -2,128 +2,120 @@
 // container, a sticky header, CSS transforms, links / forms / JS / SPA navigation (React Router), a
 // canvas chart (Chart.js), and the page background. Truth: the server's action log.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { TrueclickSession } from '../../src/index.js';
-import { assertRefused, Corpus, cmd } from './harness.js';
+import { describe, test } from 'node:test';
+import { assertRefused, cmd, corpusForFile } from './harness.js';
 
-let srv: FixtureServer;
-let tc: TrueclickSession;
-let rw: Corpus;
-before(async () => {
-  srv = await startFixtureServer();
-  tc = new TrueclickSession({ deviceScaleFactor: 2 });
-  rw = new Corpus(srv, tc);
-});
-after(async () => {
-  await tc?.close();
-  await srv?.close();
-});
+const ctx = corpusForFile();
 
 describe('Bootstrap toast and modal', () => {
   test('still page: Export is OK; a toast over it, a modal over a row: COVERED, nothing exported or deleted', async () => {
-    let { run, page } = await rw.open('overlays');
-    const exp = await rw.centre(page.locator('#export'));
-    let shot = await tc.screenshot();
-    const ok = await rw.click(shot, exp, { text: 'Export' });
+    let { run, page } = await ctx.rw.open('overlays');
+    const exp = await ctx.rw.centre(page.locator('#export'));
+    let shot = await ctx.tc.screenshot();
+    const ok = await ctx.rw.click(shot, exp, { text: 'Export' });
     assert.equal(ok.verdict, 'OK', ok.message);
-    await srv.waitForActions(1, { run, do: 'export' });
+    await ctx.srv.waitForActions(1, { run, do: 'export' });
 
-    ({ run, page } = await rw.open('overlays'));
-    const del = await rw.centre(page.locator('#row-TCK-7741 .delete'));
-    shot = await tc.screenshot();
+    ({ run, page } = await ctx.rw.open('overlays'));
+    const del = await ctx.rw.centre(page.locator('#row-TCK-7741 .delete'));
+    shot = await ctx.tc.screenshot();
     await cmd(page, 'showToast');
-    assertRefused(await rw.click(shot, exp), 'COVERED');
+    const covered = await ctx.rw.click(shot, exp);
+    assertRefused(covered, 'COVERED');
+    assert.match(covered.message, /in (alert|status)/, 'the cover is named by the toast it belongs to');
     await cmd(page, 'hideAll');
-    shot = await tc.screenshot();
+    shot = await ctx.tc.screenshot();
     await cmd(page, 'showModal');
-    assertRefused(await rw.click(shot, del), 'COVERED');
-    assert.deepEqual(await rw.actionsAfter(run), []);
+    assertRefused(await ctx.rw.click(shot, del), 'COVERED');
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
   });
 });
 
 describe('iframes', () => {
   for (const which of ['same', 'cross'] as const) {
     test(`${which}-site iframe: a still click is OK and names the link inside; after a re-sort inside: STALE_TARGET`, async () => {
-      let { run, page } = await rw.open('frames');
+      let { run, page } = await ctx.rw.open('frames');
       const inner = () => page.frameLocator(`#frame-${which}`).locator('#row-TCK-7741 a.delete');
-      let shot = await tc.screenshot();
-      const r = await rw.click(shot, await rw.centre(inner()), { text: 'Delete', context: 'TCK-7741' });
+      let shot = await ctx.tc.screenshot();
+      const r = await ctx.rw.click(shot, await ctx.rw.centre(inner()), {
+        text: 'Delete',
+        context: 'TCK-7741',
+      });
       assert.equal(r.verdict, 'OK', r.message);
       assert.ok(r.landed?.frame, 'landed names an element inside the iframe');
       assert.match(r.landed?.context ?? '', /TCK-7741/);
-      const acts = await srv.waitForActions(1, { run });
+      const acts = await ctx.srv.waitForActions(1, { run });
       assert.deepEqual([acts[0]?.id, acts[0]?.frame], ['TCK-7741', which]);
       assert.equal(acts[0]?.hostname, which === 'cross' ? 'localhost' : '127.0.0.1');
 
-      ({ run, page } = await rw.open('frames'));
-      const at = await rw.centre(inner());
-      shot = await tc.screenshot();
+      ({ run, page } = await ctx.rw.open('frames'));
+      const at = await ctx.rw.centre(inner());
+      shot = await ctx.tc.screenshot();
       await cmd(page, 'resortInner', which);
-      const stale = await rw.click(shot, at);
+      const stale = await ctx.rw.click(shot, at);
       assertRefused(stale, 'STALE_TARGET');
       assert.match(stale.message, /TCK-7741/);
-      assert.deepEqual(await rw.actionsAfter(run), []);
+      assert.deepEqual(await ctx.rw.actionsAfter(run), []);
     });
   }
 });
 
 describe('scrolling: a scroll container and a sticky header', () => {
   test('a row in a scroll container is OK; after the container scrolled: STALE_TARGET, nothing deleted', async () => {
-    let { run, page } = await rw.open('scroll');
-    let shot = await tc.screenshot();
-    const ok = await rw.click(shot, await rw.centre(page.locator('#row-TCK-7742 a.delete')));
+    let { run, page } = await ctx.rw.open('scroll');
+    let shot = await ctx.tc.screenshot();
+    const ok = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#row-TCK-7742 a.delete')));
     assert.equal(ok.verdict, 'OK', ok.message);
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.id, 'TCK-7742');
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.id, 'TCK-7742');
 
-    ({ run, page } = await rw.open('scroll'));
-    const at = await rw.centre(page.locator('#row-TCK-7742 a.delete'));
-    shot = await tc.screenshot();
+    ({ run, page } = await ctx.rw.open('scroll'));
+    const at = await ctx.rw.centre(page.locator('#row-TCK-7742 a.delete'));
+    shot = await ctx.tc.screenshot();
     await cmd(page, 'scrollBy', 120);
-    assertRefused(await rw.click(shot, at), 'STALE_TARGET');
-    assert.deepEqual(await rw.actionsAfter(run), []);
+    assertRefused(await ctx.rw.click(shot, at), 'STALE_TARGET');
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
   });
 
   test('sticky header on a scrolled page: header link and a row link both land on what the frame showed', async () => {
-    let { run, page } = await rw.open('sticky');
+    let { run, page } = await ctx.rw.open('sticky');
     await page.evaluate(() => window.scrollTo(0, 900));
-    let shot = await tc.screenshot();
-    const head = await rw.click(shot, await rw.centre(page.locator('#export')), { text: 'Export' });
+    let shot = await ctx.tc.screenshot();
+    const head = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#export')), { text: 'Export' });
     assert.equal(head.verdict, 'OK', head.message);
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.do, 'export');
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.do, 'export');
 
-    ({ run, page } = await rw.open('sticky'));
+    ({ run, page } = await ctx.rw.open('sticky'));
     await page.evaluate(() => window.scrollTo(0, 900));
     const row = page.locator('a.delete').nth(8);
     const id = await row
       .getAttribute('href')
-      .then((h) => new URL(h ?? '', srv.origin).searchParams.get('id'));
-    shot = await tc.screenshot();
-    const r = await rw.click(shot, await rw.centre(row));
+      .then((h) => new URL(h ?? '', ctx.srv.origin).searchParams.get('id'));
+    shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, await ctx.rw.centre(row));
     assert.equal(r.verdict, 'OK', r.message);
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.id, id);
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.id, id);
   });
 });
 
 describe('CSS transforms', () => {
   test('the rotated card and the scaled card are clicked OK; after the card turns: refused, nothing deleted', async () => {
-    let { run, page } = await rw.open('transform');
-    let shot = await tc.screenshot();
-    const rot = await rw.click(shot, await rw.centre(page.locator('#rotated a.delete')));
+    let { run, page } = await ctx.rw.open('transform');
+    let shot = await ctx.tc.screenshot();
+    const rot = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#rotated a.delete')));
     assert.equal(rot.verdict, 'OK', rot.message);
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.id, 'TCK-7741');
-    ({ run, page } = await rw.open('transform'));
-    shot = await tc.screenshot();
-    const sc = await rw.click(shot, await rw.centre(page.locator('#scaled a.delete')));
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.id, 'TCK-7741');
+    ({ run, page } = await ctx.rw.open('transform'));
+    shot = await ctx.tc.screenshot();
+    const sc = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#scaled a.delete')));
     assert.equal(sc.verdict, 'OK', sc.message);
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.id, 'TCK-7742');
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.id, 'TCK-7742');
 
-    ({ run, page } = await rw.open('transform'));
-    const at = await rw.centre(page.locator('#rotated a.delete'));
-    shot = await tc.screenshot();
+    ({ run, page } = await ctx.rw.open('transform'));
+    const at = await ctx.rw.centre(page.locator('#rotated a.delete'));
+    shot = await ctx.tc.screenshot();
     await cmd(page, 'turn', 40);
-    assertRefused(await rw.click(shot, at), /STALE_TARGET|COVERED/);
-    assert.deepEqual(await rw.actionsAfter(run), []);
+    assertRefused(await ctx.rw.click(shot, at), /STALE_TARGET|COVERED/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
   });
 });
 
@@ -134,50 +126,50 @@ describe('navigation is an outcome (React Router 6)', () => {
     ['a React onClick that sets location.href', '#open-button', 'open', 'scriptInitiated'],
   ] as const) {
     test(`${what}: OK, landed on it, says where the page went`, async () => {
-      const { run, page } = await rw.open('nav');
-      const shot = await tc.screenshot();
-      const r = await rw.click(shot, await rw.centre(page.locator(sel)));
+      const { run, page } = await ctx.rw.open('nav');
+      const shot = await ctx.tc.screenshot();
+      const r = await ctx.rw.click(shot, await ctx.rw.centre(page.locator(sel)));
       assert.equal(r.verdict, 'OK', r.message);
       assert.ok(r.landed, 'landed names the element');
       assert.equal(r.navigation?.kind, 'document');
       assert.equal(r.navigation?.reason, reason);
       assert.equal(r.navigation?.committed, true);
       assert.match(r.navigation?.url ?? '', /\/rw\/act/);
-      assert.equal((await srv.waitForActions(1, { run }))[0]?.do, doName);
+      assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.do, doName);
     });
   }
 
   test('an SPA route change (history.pushState by the router): OK, same-document, the new URL', async () => {
-    const { run, page } = await rw.open('nav');
-    const shot = await tc.screenshot();
-    const r = await rw.click(shot, await rw.centre(page.locator('#nav-inbox')), { text: 'Inbox' });
+    const { run, page } = await ctx.rw.open('nav');
+    const shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#nav-inbox')), { text: 'Inbox' });
     assert.equal(r.verdict, 'OK', r.message);
     assert.equal(r.navigation?.kind, 'same-document');
     assert.match(r.navigation?.url ?? '', /\/rw\/nav\/inbox/);
-    const acts = await srv.waitForActions(1, { run, do: 'route' });
+    const acts = await ctx.srv.waitForActions(1, { run, do: 'route' });
     assert.equal(acts[0]?.query.to, '/inbox');
   });
 });
 
 describe('the page background and expect', () => {
   test('a point on the background is OK on a still page; expect.text of a link elsewhere is MISSED_TARGET', async () => {
-    const { run, page } = await rw.open('transform');
-    const shot = await tc.screenshot();
-    const bg = await rw.click(shot, { x: 1240, y: 760 });
+    const { run, page } = await ctx.rw.open('transform');
+    const shot = await ctx.tc.screenshot();
+    const bg = await ctx.rw.click(shot, { x: 1240, y: 760 });
     assert.equal(bg.verdict, 'OK', bg.message);
     assert.equal(bg.hitAtCapture?.role, 'background');
-    const miss = await rw.click(shot, { x: 1240, y: 760 }, { text: 'Delete' });
+    const miss = await ctx.rw.click(shot, { x: 1240, y: 760 }, { text: 'Delete' });
     assertRefused(miss, 'MISSED_TARGET');
-    const link = await rw.centre(page.locator('#rotated a.delete'));
+    const link = await ctx.rw.centre(page.locator('#rotated a.delete'));
     assert.ok(miss.expectedAt, 'says where the described element was');
     assert.ok(Math.abs((miss.expectedAt?.css.x ?? 0) - link.x) < 40, JSON.stringify(miss.expectedAt));
-    assert.deepEqual(await rw.actionsAfter(run), []);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
   });
 });
 
 describe('a canvas chart (Chart.js)', () => {
   test('a still click on a bar is OK; the chart itself records the ticket under the click', async () => {
-    const { run, page } = await rw.open('chart', { animate: 0 });
+    const { run, page } = await ctx.rw.open('chart', { animate: 0 });
     const bars = await page.evaluate(() =>
       (
         window as unknown as {
@@ -187,10 +179,10 @@ describe('a canvas chart (Chart.js)', () => {
     );
     const bar = bars[3];
     assert.ok(bar);
-    const shot = await tc.screenshot();
-    const r = await rw.click(shot, { x: bar.x + bar.width / 2, y: bar.y + bar.height - 5 });
+    const shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, { x: bar.x + bar.width / 2, y: bar.y + bar.height - 5 });
     assert.equal(r.verdict, 'OK', r.message);
     assert.equal(r.landed?.tag, 'canvas');
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.id, bar.label);
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.id, bar.label);
   });
 });

@@ -22,7 +22,7 @@ export const clickTool = defineTool({
   name: 'browser_click',
   title: 'Click, checked against the screenshot',
   description:
-    'Click one target: {frame, x, y} in pixels of that screenshot, or {frame, box}, or {frame, mark}, or {frame, model, model_output}. Before the click trueclick checks that the element under the point is the one that was there in the frame (and fits `expect`); if the page changed it does not click and says why (STALE_TARGET, COVERED, MISSED_TARGET, FRAME_MISMATCH). Verdict OK names the element that received the trusted click.',
+    'Click one target: {frame, x, y} in pixels of that screenshot, or {frame, box}, or {frame, mark}, or {frame, model, model_output}. Before the click trueclick checks that the element under the point is the one that was there in the frame (and fits `expect`); if the page changed it does not click and says why (STALE_TARGET, COVERED, MISSED_TARGET, FRAME_MISMATCH), with `changes` naming what differs. Verdict OK names the element that received the trusted click (inside iframes and web components too); a click that navigates is OK and `navigation` says where the page went.',
   inputSchema: {
     ...targetShape,
     button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left).'),
