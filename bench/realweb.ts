@@ -19,7 +19,10 @@ interface Subject {
   name: string;
   path: string;
   stale: Record<string, string | number>;
+  /** What `stale` does, in words. */
+  staleDoes: string;
   race: Record<string, string | number>;
+  raceDoes: string;
   /** Slot i's Delete, CSS px (fixtures/realweb/README.md). */
   point(slot: number): { x: number; y: number };
   /** Reads the ticket of the row under a point, in the page (for the naive pipeline). */
@@ -28,19 +31,23 @@ interface Subject {
 
 const SUBJECTS: Subject[] = [
   {
-    name: 'AG Grid, new data in the same row elements',
+    name: 'AG Grid (row elements recycled)',
     path: '/rw/grid',
     stale: { animate: 0, replaceData: 310 },
+    staleDoes: 'new row data into the same row elements at 310 ms',
     race: { animate: 0, every: 20, change: 'replaceData' },
+    raceDoes: 'new row data every 20 ms',
     point: (slot) => ({ x: 1125, y: 149 + 40 * slot }),
     rowAt: (p) =>
       `(() => { const r = document.elementFromPoint(${p.x}, ${p.y})?.closest('.ag-row'); return r ? (r.textContent.match(/TCK-\\d+/) || [null])[0] : null; })()`,
   },
   {
-    name: 'React list keyed by index, two tickets prepended',
+    name: 'React list keyed by index',
     path: '/rw/list',
     stale: { keys: 'index', prepend: 310, n: 2 },
-    race: { keys: 'index', every: 5, change: 'rewrite' },
+    staleDoes: 'two tickets prepended at 310 ms (rows reuse their nodes)',
+    race: { keys: 'index', every: 10, change: 'resort' },
+    raceDoes: 're-sorted every 10 ms',
     point: (slot) => ({ x: 1180, y: 104 + 48 * slot }),
     rowAt: (p) =>
       `(() => { const r = document.elementFromPoint(${p.x}, ${p.y})?.closest('.ticket-row'); return r ? r.querySelector('.id').textContent : null; })()`,
@@ -136,10 +143,11 @@ export async function measureRealweb(ctx: Ctx): Promise<Section> {
           .map(([v, c]) => `${v} ${c}`)
           .join(', ');
         const what = kind === 'stale' ? `${delay} ms after the screenshot` : 'right after the screenshot';
+        const does = kind === 'stale' ? s.staleDoes : s.raceDoes;
         out.counts.push(
           {
             key: `realweb.${kind}.${k}.trueclick`,
-            thing: `${s.name}: trueclick browser_click ${what}`,
+            thing: `${s.name}, ${does}: trueclick browser_click ${what}`,
             runs: n,
             wrong: t.wrong,
             detail: `verdicts: ${vs}; the ticket seen deleted ${t.right}, nothing deleted ${t.none} (server's log)`,
@@ -148,7 +156,7 @@ export async function measureRealweb(ctx: Ctx): Promise<Section> {
           },
           {
             key: `realweb.${kind}.${k}.naive`,
-            thing: `${s.name}: naive raw CDP click at the same CSS point`,
+            thing: `${s.name}, ${does}: naive raw CDP click at the same CSS point`,
             runs: n,
             wrong: nv.wrong,
             detail: `the ticket seen deleted ${nv.right}, nothing deleted ${nv.none}`,
