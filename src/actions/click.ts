@@ -12,7 +12,7 @@ import { afterDispatch, pointSentence } from './verify.js';
 export type { ActionContext, ClickRequest } from './target.js';
 
 /** How long the in-flight guard stays armed for one click (check → dispatch takes a few ms). */
-const ARM_MS = 3_000;
+const ARM_MS = 10_000;
 
 /**
  * The guarded click (SPEC S4), as stages over one attempt: resolve the point → what it held at capture →
@@ -32,7 +32,10 @@ export async function guardedClick(
     refusal = await compare(a);
   }
   if (refusal || dryRun) {
-    if (a.live) await disarm(a.live.at).catch(() => null);
+    if (a.live) {
+      a.live.at.driver.unwatchGuard(a.live.token);
+      await disarm(a.live.at, a.live.token).catch(() => null);
+    }
     if (dryRun && !refusal) a.report.message = pointSentence(a.report);
     return refusal ?? a.report;
   }
@@ -125,11 +128,17 @@ function place(a: Attempt): void {
 async function holdNow(a: Attempt): Promise<void> {
   const { driver } = a.ctx;
   const { report, frame } = a;
-  // Hover before the check: its ack waits for a rendered frame, which must not sit inside the armed
-  // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first).
-  if (!a.dryRun) await moveMouse(driver, a.vp);
   const arm = { armMs: a.dryRun ? 0 : ARM_MS, selector: a.req.expect?.selector };
   const mark = a.resolved.mark;
+  // A look before the hover: the frame was captured without the mouse there, and what a hover changes
+  // ("Following" reading "Unfollow", a row's hover class) is the page answering the mouse, not new data.
+  const unhovered =
+    !a.dryRun && !mark && a.captured
+      ? await inspectAndArm(driver, a.vp, a.scrollNow, { ...arm, armMs: 0 })
+      : null;
+  // Hover before the armed check: its ack waits for a rendered frame, which must not sit inside the armed
+  // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first).
+  if (!a.dryRun) await moveMouse(driver, a.vp);
   if (mark) {
     // A mark names an element: check that one (a click on its label span reaches it too).
     const where = await frameDriver(driver, mark.frame);
@@ -147,13 +156,17 @@ async function holdNow(a: Attempt): Promise<void> {
       : null;
   } else {
     a.live = await inspectAndArm(driver, a.vp, a.scrollNow, arm);
+    // Still the same element after the hover: judge it as it was before the mouse arrived.
+    const same = unhovered && a.live && unhovered.backendNodeId === a.live.backendNodeId;
+    if (same && (unhovered.frame ?? '') === (a.live?.frame ?? '')) a.unhovered = unhovered;
   }
   // A fixed-position element does not follow the document: try the point where it was in the viewport.
   if (a.captured && report.scrollSinceFrame && !(a.live && sameElement(a.captured.facts, a.live))) {
-    const fixed = await inspectAndArm(driver, a.resolved.point, a.scrollNow, arm);
+    // A look first (no arming), so the guard armed above stays armed unless this one is adopted.
+    const fixed = await inspectAndArm(driver, a.resolved.point, a.scrollNow, { ...arm, armMs: 0 });
     if (fixed && sameElement(a.captured.facts, fixed)) {
-      if (a.live) await disarm(a.live.at).catch(() => null);
-      a.live = fixed;
+      if (a.live) await disarm(a.live.at, a.live.token).catch(() => null);
+      a.live = arm.armMs > 0 ? ((await armOn(fixed.at, arm)) ?? fixed) : fixed;
       a.vp = a.resolved.point;
     }
   }
@@ -164,7 +177,8 @@ async function holdNow(a: Attempt): Promise<void> {
   if (live && frame && !live.frame)
     report.mutationsSinceFrame = Math.max(0, live.mutations - frame.capture.mutationCount);
   if (live?.selectorError) {
-    await disarm(live.at).catch(() => null);
+    live.at.driver.unwatchGuard(live.token);
+    await disarm(live.at, live.token).catch(() => null);
     throw new ActionError(
       'BAD_SELECTOR',
       `expect.selector is not a valid CSS selector: ${live.selectorError}`,
@@ -223,7 +237,8 @@ async function checkRouting(a: Attempt): Promise<void> {
     p = next;
     off = got;
   }
-  await disarm(live.at).catch(() => null);
+  live.at.driver.unwatchGuard(live.token);
+  await disarm(live.at, live.token).catch(() => null);
   throw new ActionError(
     'INPUT_MISROUTED',
     `Chromium delivers the pointer into this cross-site iframe ${fmtPoint(first ?? { x: 0, y: 0 })} CSS px away from the checked point, and moving it did not bring it there (${off ? fmtPoint(off) : 'no hover seen'} at the last try); nothing was clicked.`,
@@ -250,7 +265,7 @@ async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
     inner?.stop();
     if (live) live.at.driver.unwatchGuard(live.token);
     // Some events may have gone out: never answer "nothing was clicked" after sending input.
-    if (live) await disarm(live.at).catch(() => null);
+    if (live) await disarm(live.at, live.token).catch(() => null);
     return {
       ...report,
       verdict: 'UNVERIFIED',

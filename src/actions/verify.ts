@@ -29,7 +29,7 @@ async function guardRecord(a: Attempt, reported: GuardEvent[]): Promise<GuardEve
   const count = a.req.click_count ?? 1;
   const end = Date.now() + EVENTS_BUDGET_MS;
   while (reported.filter((e) => e.type === last).length < count && Date.now() < end) await sleep(5);
-  const local = await disarm(live.at).catch(() => null);
+  const local = await disarm(live.at, live.token).catch(() => null);
   const judged = (list: GuardEvent[]) => list.filter((e) => e.type !== 'mousemove');
   if (local && local.events.length >= reported.length) return judged(local.events);
   return reported.length > 0 ? judged(reported) : null;
@@ -98,16 +98,21 @@ export async function afterDispatch(
   const other = blocked[0]?.target
     ? toHit({ ...(blocked[0].target as Omit<ElementFacts, 'backendNodeId'>), backendNodeId: -1 })
     : null;
+  const changed = blocked.find((e) => e.changed)?.changed;
   if (blocked.length > 0 && delivered.length === 0) {
     report.verdict = 'STALE_TARGET';
     report.landed = null;
-    report.message = `Blocked in flight: between the check and the click the page moved ${describeHit(other)} under the point; trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`;
+    report.message = changed
+      ? `Blocked in flight: between the check and the click the page changed ${changed.replace('its ', 'the ')} of ${describeHit(report.hitNow)} (the same element now shows other data); trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`
+      : `Blocked in flight: between the check and the click the page moved ${describeHit(other)} under the point; trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`;
     return report;
   }
   if (blocked.length > 0) {
     report.verdict = 'LANDED_ELSEWHERE';
-    report.landed = other;
-    report.message = `Partly delivered: ${delivered.map((e) => e.type).join('/')} reached ${describeHit(report.hitNow)} but ${blocked.map((e) => e.type).join('/')} would have reached ${describeHit(other)} (stopped by the guard${late})${went}. The page moved during the click; take a new screenshot and check its state.`;
+    report.landed = changed ? report.hitNow : other;
+    report.message = changed
+      ? `Partly delivered: ${delivered.map((e) => e.type).join('/')} reached ${describeHit(report.hitNow)}, then the page changed ${changed.replace('its ', 'the ')} of it (the same element now shows other data), so trueclick stopped ${blocked.map((e) => e.type).join('/')}${late}${went}. Take a new screenshot and check the page's state.`
+      : `Partly delivered: ${delivered.map((e) => e.type).join('/')} reached ${describeHit(report.hitNow)} but ${blocked.map((e) => e.type).join('/')} would have reached ${describeHit(other)} (stopped by the guard${late})${went}. The page moved during the click; take a new screenshot and check its state.`;
     return report;
   }
   const click = delivered.find((e) => e.type === 'click') ?? delivered.at(-1);

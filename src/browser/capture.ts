@@ -1,8 +1,11 @@
+import type { Protocol } from 'devtools-protocol';
 import { imageSize } from '../geometry/index.js';
 import { BrowserError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
 import { remoteFrames } from './remote-frames.js';
 import { type FrameSnapshot, SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
+
+type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
 
 export interface CaptureOptions {
   /** Long edge of the sent image, px; 0 = full device resolution. */
@@ -119,8 +122,13 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
       Promise.all(
         list.map(async (f) => ({
           ownerBackendNodeId: f.ownerBackendNodeId,
-          snapshot: await f.driver.send('DOMSnapshot.captureSnapshot', snapshotParams, left()),
+          // A busy iframe must not cost the whole screenshot: without its document, its points are the iframe.
+          snapshot: await f.driver
+            .send('DOMSnapshot.captureSnapshot', snapshotParams, left())
+            .catch(() => null),
         })),
+      ).then((got) =>
+        got.filter((g): g is { ownerBackendNodeId: number; snapshot: Snapshot } => g.snapshot !== null),
       ),
     ),
   ]);

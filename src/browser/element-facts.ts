@@ -198,7 +198,8 @@ export function diffFacts(then: ElementFacts, now: ElementFacts): Difference[] {
 function controlKey(f: ElementFacts): string {
   const c = f.actionable;
   if (!c) return '';
-  return `${c.role} ${c.tag} ${normalizeText(c.text)} ${JSON.stringify(c.attrs)}`;
+  const { title: _t, ...attrs } = c.attrs;
+  return `${c.role} ${c.tag} ${normalizeText(c.text)} ${JSON.stringify(attrs)}`;
 }
 
 export function sameElement(then: ElementFacts, now: ElementFacts): boolean {

@@ -21,12 +21,26 @@ function guardMain(
 ): void {
   type Armed = {
     el: Element;
+    /** The record (row) around el: a change in it after the check means another record, same node. */
+    rec: Element | null;
+    /** What changed in el or its record since the check, if anything: the event is then stopped. */
+    changed: string | null;
+    /** Watches el's own open shadow tree, which the document-wide observer does not reach. */
+    shadowWatch: MutationObserver | null;
     x: number;
     y: number;
     token: string;
     armedAt: number;
     expires: number;
-    events: Array<{ type: string; t: number; delivered: boolean; target: unknown; x: number; y: number }>;
+    events: Array<{
+      type: string;
+      t: number;
+      delivered: boolean;
+      target: unknown;
+      x: number;
+      y: number;
+      changed?: string;
+    }>;
   };
   const w = window as unknown as { __trueclick?: unknown } & Record<string, unknown>;
   if (w.__trueclick) return;
@@ -171,21 +185,35 @@ function guardMain(
     // somewhere else (it does, into cross-site iframes, after a screenshot), not a reason to let it through.
     const path = ev.composedPath();
     const target = path[0];
-    // composedPath, not contains(): inside a web component the target sits in a shadow tree of a.el.
-    const delivered = path.includes(a.el);
-    const e = {
+    // composedPath, not contains(): inside a web component the target sits in a shadow tree of a.el. The
+    // page background counts only as itself, or every cover that slid in would count as delivered.
+    const background = a.el === document.documentElement || a.el === document.body;
+    const reached = background
+      ? target === a.el || target === document.body || target === document.documentElement
+      : path.includes(a.el);
+    // Same node but new data (a list keyed by index re-rendered it): another record, so it is stopped too.
+    const delivered = reached && a.changed === null;
+    if (!delivered) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
+    const e: Armed['events'][number] = {
       type: ev.type,
       t: performance.now(),
       delivered,
       x: me.clientX,
       y: me.clientY,
-      // Only a stopped event's target is ever reported; reading facts costs time inside the page's dispatch.
-      target: !delivered && target instanceof Element ? facts(kit().canonical(target)) : null,
+      target: null,
     };
+    if (reached && a.changed !== null) e.changed = a.changed;
     a.events.push(e);
-    if (!delivered) {
-      ev.preventDefault();
-      ev.stopImmediatePropagation();
+    // Only a stopped event's target is read; reading facts costs time inside the page's dispatch.
+    if (!delivered && target instanceof Element) {
+      try {
+        e.target = facts(kit().canonical(target));
+      } catch {
+        // the event is stopped all the same
+      }
     }
     report(a, e);
   };
@@ -198,12 +226,39 @@ function guardMain(
     'auxclick',
     'dblclick',
     'mousemove',
+    'contextmenu',
   ]) {
     window.addEventListener(type, onEvent, true);
   }
 
+  const touches = (a: Armed, n: Node) =>
+    a.el === n || a.el.contains(n) || (a.rec !== null && (a.rec === n || a.rec.contains(n)));
+  // After the press reached the element, the page answers it (a ripple span, aria-pressed, a class): only
+  // a change of what the element *is* counts then, its identity attributes or text in it or its record.
+  const identityChange = (r: MutationRecord) => {
+    if (r.type === 'attributes') {
+      const name = r.attributeName ?? '';
+      return lists.identityAttrs.includes(name) || dataId.test(name);
+    }
+    if (r.type === 'characterData') return true;
+    const texty = (list: NodeList) => Array.from(list).some((n) => (n.textContent ?? '').trim() !== '');
+    return texty(r.addedNodes) || texty(r.removedNodes);
+  };
+  const noteChanges = (records: MutationRecord[]) => {
+    const a = state.armed;
+    if (!a || a.changed !== null) return;
+    const pressed = a.events.some((e) => e.delivered && e.type !== 'mousemove');
+    for (const r of records) {
+      if (r.target === a.rec?.parentNode && r.type === 'childList') continue; // rows moved, not changed
+      if (!touches(a, r.target) && !(a.el.shadowRoot?.contains(r.target) ?? false)) continue;
+      if (pressed && !identityChange(r)) continue;
+      a.changed = r.type === 'attributes' ? `its ${r.attributeName} attribute` : 'its content';
+      return;
+    }
+  };
   const observer = new MutationObserver((records) => {
     state.mutations += records.length;
+    noteChanges(records);
   });
   observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
 
@@ -224,11 +279,41 @@ function guardMain(
     composedContains,
     arm: (el: Element, x: number, y: number, ms: number, token: string) => {
       const now = performance.now();
-      state.armed = { el, x, y, token, armedAt: now, expires: now + ms, events: [] };
+      state.armed?.shadowWatch?.disconnect();
+      let rec: Element | null = null;
+      try {
+        rec = kit().record(el)?.node ?? null;
+      } catch {
+        rec = null;
+      }
+      const a: Armed = {
+        el,
+        rec,
+        changed: null,
+        shadowWatch: null,
+        x,
+        y,
+        token,
+        armedAt: now,
+        expires: now + ms,
+        events: [],
+      };
+      if (el.shadowRoot) {
+        a.shadowWatch = new MutationObserver(noteChanges);
+        a.shadowWatch.observe(el.shadowRoot, {
+          childList: true,
+          subtree: true,
+          attributes: true,
+          characterData: true,
+        });
+      }
+      state.armed = a;
       return now;
     },
-    disarm: () => {
+    disarm: (token?: string) => {
       const a = state.armed;
+      if (a && token && a.token !== token) return null;
+      a?.shadowWatch?.disconnect();
       state.armed = null;
       return a ? { armedAt: a.armedAt, token: a.token, events: a.events } : null;
     },
@@ -262,7 +347,8 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token) {
   f.underPoint = !!top && g.composedContains(el, top);
   if (!f.underPoint && top) f.onTop = g.facts(top);
   f.mutations = g.mutations();
-  f.armedAt = g.arm(el, x, y, ms, token);
+  // ms 0: look only (browser_point, or a second look that may not be adopted); an arming stays as it is.
+  f.armedAt = ms > 0 ? g.arm(el, x, y, ms, token) : performance.now();
   return f;
 }`;
 

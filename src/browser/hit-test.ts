@@ -63,6 +63,18 @@ export async function locate(driver: PageDriver, point: Point, scroll: Point): P
     throw err;
   }
   const frameId = r.frameId ?? driver.mainFrameId;
+  if (frameId !== driver.mainFrameId && driver.remote) {
+    // An iframe inside a cross-site iframe is not entered (nor is its document in the snapshot): the point
+    // holds that iframe element.
+    const owner = await driver.send('DOM.getFrameOwner', { frameId });
+    return {
+      driver,
+      frameId: driver.mainFrameId,
+      backendNodeId: owner.backendNodeId,
+      local: point,
+      origin: { x: 0, y: 0 },
+    };
+  }
   if (frameId !== driver.mainFrameId) {
     const owner = await driver.send('DOM.getFrameOwner', { frameId });
     const o = await contentOrigin(driver, owner.backendNodeId);
@@ -176,6 +188,8 @@ export interface GuardEvent {
   /** clientX/Y as delivered, in the CSS viewport of the frame that holds the armed element. */
   x: number;
   y: number;
+  /** Reached the checked element, but it (or its record) had changed since the check: stopped. */
+  changed?: string;
   target: Omit<ElementFacts, 'backendNodeId'> | null;
 }
 
@@ -185,8 +199,9 @@ export interface GuardRecord {
 }
 
 /** Stops the guard of one arming. Null when its document is gone (the click navigated it away). */
-export async function disarm(at: LiveTarget): Promise<GuardRecord | null> {
-  return at.driver.evaluate<GuardRecord | null>('window.__trueclick.disarm()', at.frameId);
+export async function disarm(at: LiveTarget, token?: string): Promise<GuardRecord | null> {
+  const t = token === undefined ? '' : JSON.stringify(token);
+  return at.driver.evaluate<GuardRecord | null>(`window.__trueclick.disarm(${t})`, at.frameId);
 }
 
 /** Whether a node captured earlier is still in the document (and where it is now, CSS viewport px). */

@@ -69,7 +69,15 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return t.length > cap ? `${t.slice(0, cap - 1)}…` : t;
   };
 
-  const children = (n: N): N[] => v.kids(n).filter((k): k is N => typeof k !== 'string');
+  const childCache = new Map<N, N[]>();
+  const children = (n: N): N[] => {
+    let c = childCache.get(n);
+    if (!c) {
+      c = v.kids(n).filter((k): k is N => typeof k !== 'string');
+      childCache.set(n, c);
+    }
+    return c;
+  };
 
   // A point inside a shadow tree stands for the light-tree element that hosts it, as the page's own
   // document sees the event target: a click on the label text slotted into a component and one on the
@@ -202,7 +210,8 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
 
   const label = (n: N): string => {
     const a = v.attrs(n);
-    return norm(a['aria-label'] || a.alt || a.title || a.placeholder || text(n, 80) || a.value || '', 80);
+    // title after the text: tooltip libraries take it away when the mouse arrives.
+    return norm(a['aria-label'] || a.alt || text(n, 80) || a.placeholder || a.value || a.title || '', 80);
   };
 
   /** The element reached from `top` by the same steps (tag, n-th child of that tag) as `path`. */

@@ -1,5 +1,6 @@
 import type { Frame } from 'playwright-core';
-import { PageDriver } from './page-driver.js';
+import { BrowserError, withBudget } from './errors.js';
+import { CDP_BUDGET_MS, PageDriver } from './page-driver.js';
 
 /** An iframe whose document lives in another renderer process (a cross-site iframe). */
 export interface RemoteFrame {
@@ -25,12 +26,16 @@ export async function remoteFrames(main: PageDriver): Promise<RemoteFrame[]> {
     frames.map(async (f): Promise<RemoteFrame | null> => {
       let p = drivers.get(f);
       if (!p) {
-        p = main.page
+        const attach = main.page
           .context()
           .newCDPSession(f)
-          .then((s) => PageDriver.create(main.page, s, true))
-          // "This frame does not have a separate CDP session": a same-process iframe.
-          .catch(() => null);
+          .then((s) => PageDriver.create(main.page, s, true));
+        p = withBudget('attaching to a cross-site iframe', CDP_BUDGET_MS, attach).catch((err: unknown) => {
+          // "This frame does not have a separate CDP session": a same-process iframe, for good. A frame
+          // that was too slow is tried again next time.
+          if (err instanceof BrowserError) drivers.delete(f);
+          return null;
+        });
         drivers.set(f, p);
       }
       const driver = await p;

@@ -173,7 +173,8 @@ export class SnapshotDoc implements TreeView<number> {
     const li = this.layoutOf.get(ni);
     const r = li === undefined ? undefined : this.doc.layout.offsetRects?.[li];
     if (!r || r.length < 4) return undefined;
-    return { width: (r[2] ?? 0) / this.devicePerCss, height: (r[3] ?? 0) / this.devicePerCss };
+    // Unlike bounds, offset and client rects come in CSS px whatever the scale factor (seen at a real DSF 2).
+    return { width: r[2] ?? 0, height: r[3] ?? 0 };
   }
   /** The box inside borders and scrollbars (clientLeft/Top/Width/Height), in CSS px of this document. */
   clientBoxOf(ni: number): Box | undefined {
@@ -181,9 +182,8 @@ export class SnapshotDoc implements TreeView<number> {
     const b = li === undefined ? undefined : this.box(li);
     const r = li === undefined ? undefined : this.doc.layout.clientRects?.[li];
     if (!b || !r || r.length < 4) return undefined;
-    const k = this.devicePerCss;
     const [cl = 0, ct = 0, cw = 0, ch = 0] = r;
-    return { x: b.x + cl / k, y: b.y + ct / k, width: cw / k, height: ch / k };
+    return { x: b.x + cl, y: b.y + ct, width: cw, height: ch };
   }
   px(ni: number, name: (typeof SNAPSHOT_STYLES)[number]): number {
     return Number.parseFloat(this.styleOfNode(ni, name)) || 0;

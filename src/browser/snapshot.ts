@@ -64,21 +64,25 @@ export class SnapshotIndex {
     const root: Placement = { doc: main, offset: { x: 0, y: 0 }, clip: all };
     this.placements.push(root);
     const queue: Placement[] = [root];
-    const extra = frames.map((f) => ({
-      f,
-      doc: new SnapshotDoc(
-        f.snapshot.strings,
-        f.snapshot.documents[0] as Snapshot['documents'][number],
-        f.devicePerCss,
-        f.snapshot.strings[f.snapshot.documents[0]?.frameId ?? -1] ?? '',
-      ),
-    }));
+    const extra = frames
+      .filter((f) => f.snapshot.documents[0] !== undefined)
+      .map((f) => ({
+        f,
+        doc: new SnapshotDoc(
+          f.snapshot.strings,
+          f.snapshot.documents[0] as Snapshot['documents'][number],
+          f.devicePerCss,
+          f.snapshot.strings[f.snapshot.documents[0]?.frameId ?? -1] ?? '',
+        ),
+      }));
     while (queue.length > 0) {
       const parent = queue.shift() as Placement;
       const d = parent.doc;
       for (let ni = 0; ni < d.nodeCount; ni++) {
         if (d.tag(ni) !== 'IFRAME' && d.tag(ni) !== 'FRAME') continue;
-        const childIndex = d.contentDocument(ni);
+        // Document indexes are per snapshot: only the page's own snapshot's are resolved here (the iframes
+        // of a cross-site iframe are not entered, live or here).
+        const childIndex = docs.includes(d) ? d.contentDocument(ni) : undefined;
         const child =
           childIndex !== undefined
             ? docs[childIndex]
@@ -312,7 +316,8 @@ function insideShape(d: SnapshotDoc, ni: number, x: number, y: number): boolean 
   if (!any) return true;
   const b = d.boundsOf(ni);
   const size = d.offsetSizeOf(ni);
-  if (!b || !size) return true;
+  // SVG shapes have no offset box: their bounds are all there is.
+  if (!b || !size || size.width <= 0 || size.height <= 0) return true;
   const det = L[0] * L[3] - L[2] * L[1];
   if (Math.abs(det) < 1e-9) return false;
   const px = x - (b.x + b.width / 2);
