@@ -28,7 +28,5 @@ export interface Attempt {
   captured: SnapshotElement | null;
   /** What the point holds now (live hit-test), with the guard armed on it. */
   live: LiveFacts | null;
-  /** The same element's facts read just before the hover, when the hover left it under the point. */
-  unhovered?: LiveFacts;
   report: ClickReport;
 }

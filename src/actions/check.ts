@@ -86,7 +86,7 @@ export async function compare(a: Attempt): Promise<ClickReport | null> {
     };
   }
   if (frame && captured) {
-    const diffs = live ? diffFacts(captured.facts, a.unhovered ?? live) : null;
+    const diffs = live ? diffFacts(captured.facts, live) : null;
     if (diffs === null || diffs.length > 0) {
       const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
       if (live && (await isCover(a))) {

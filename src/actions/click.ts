@@ -130,12 +130,6 @@ async function holdNow(a: Attempt): Promise<void> {
   const { report, frame } = a;
   const arm = { armMs: a.dryRun ? 0 : ARM_MS, selector: a.req.expect?.selector };
   const mark = a.resolved.mark;
-  // A look before the hover: the frame was captured without the mouse there, and what a hover changes
-  // ("Following" reading "Unfollow", a row's hover class) is the page answering the mouse, not new data.
-  const unhovered =
-    !a.dryRun && !mark && a.captured
-      ? await inspectAndArm(driver, a.vp, a.scrollNow, { ...arm, armMs: 0 })
-      : null;
   // Hover before the armed check: its ack waits for a rendered frame, which must not sit inside the armed
   // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first).
   if (!a.dryRun) await moveMouse(driver, a.vp);
@@ -156,9 +150,6 @@ async function holdNow(a: Attempt): Promise<void> {
       : null;
   } else {
     a.live = await inspectAndArm(driver, a.vp, a.scrollNow, arm);
-    // Still the same element after the hover: judge it as it was before the mouse arrived.
-    const same = unhovered && a.live && unhovered.backendNodeId === a.live.backendNodeId;
-    if (same && (unhovered.frame ?? '') === (a.live?.frame ?? '')) a.unhovered = unhovered;
   }
   // A fixed-position element does not follow the document: try the point where it was in the viewport.
   if (a.captured && report.scrollSinceFrame && !(a.live && sameElement(a.captured.facts, a.live))) {
