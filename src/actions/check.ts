@@ -60,15 +60,15 @@ export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null 
   return {
     ...report,
     verdict: 'MISSED_TARGET',
-    message: `Not clicked: at capture the point ${fmtPoint(point)} CSS held ${describeHit(report.hitAtCapture)}, not ${describeHit(toHit(best.facts))}. That element was at image px ${fmtPoint(img)} = CSS ${fmtPoint(target)} in frame ${frame.id}: your point is ${direction(offsetCss)} of it. To click it: x ${Math.round(img.x)}, y ${Math.round(img.y)}, frame "${frame.id}".`,
+    message: `Not clicked: at capture the point ${fmtPoint(point)} CSS held ${describeHit(report.hitAtCapture)}, not ${describeHit(toHit(best.facts))}. That element was at image px ${fmtPoint(img)} = CSS ${fmtPoint(target)} in frame ${frame.id}: your point is ${direction(offsetCss)}. To click it: x ${Math.round(img.x)}, y ${Math.round(img.y)}, frame "${frame.id}".`,
   };
 }
 
-/** `412 CSS px right and 38 below`: where the agent's point lies from the target, in words. */
+/** `412 CSS px right of it and 38 CSS px below it`: where the agent's point lies from the target, in words. */
 function direction(d: { x: number; y: number }): string {
-  const h = Math.abs(d.x) < 0.5 ? '' : `${fmt(Math.abs(d.x))} CSS px ${d.x > 0 ? 'right' : 'left'}`;
-  const v = Math.abs(d.y) < 0.5 ? '' : `${fmt(Math.abs(d.y))} CSS px ${d.y > 0 ? 'below' : 'above'}`;
-  return [h, v].filter(Boolean).join(' and ') || 'on the centre';
+  const h = Math.abs(d.x) < 0.5 ? '' : `${fmt(Math.abs(d.x))} CSS px ${d.x > 0 ? 'right of it' : 'left of it'}`;
+  const v = Math.abs(d.y) < 0.5 ? '' : `${fmt(Math.abs(d.y))} CSS px ${d.y > 0 ? 'below it' : 'above it'}`;
+  return [h, v].filter(Boolean).join(' and ') || 'on its centre';
 }
 
 /** Now, before dispatch: is the point still on what the model saw (same fingerprint), uncovered, as expected? */
