@@ -66,7 +66,8 @@ export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null 
 
 /** `412 CSS px right of it and 38 CSS px below it`: where the agent's point lies from the target, in words. */
 function direction(d: { x: number; y: number }): string {
-  const h = Math.abs(d.x) < 0.5 ? '' : `${fmt(Math.abs(d.x))} CSS px ${d.x > 0 ? 'right of it' : 'left of it'}`;
+  const h =
+    Math.abs(d.x) < 0.5 ? '' : `${fmt(Math.abs(d.x))} CSS px ${d.x > 0 ? 'right of it' : 'left of it'}`;
   const v = Math.abs(d.y) < 0.5 ? '' : `${fmt(Math.abs(d.y))} CSS px ${d.y > 0 ? 'below it' : 'above it'}`;
   return [h, v].filter(Boolean).join(' and ') || 'on its centre';
 }
