@@ -75,10 +75,6 @@ export const ACTIONABLE_ROLES = [
   'slider',
   'treeitem',
 ];
-export const IDENTITY_LISTS: IdentityLists = {
-  actionableTags: ACTIONABLE_TAGS,
-  actionableRoles: ACTIONABLE_ROLES,
-};
 
 /**
  * Attributes that say which thing an element is, as opposed to how it looks or what state it is in:
@@ -110,11 +106,12 @@ const NAMING_ONLY = ['title'];
 /** data-* attributes that name a record: data-id, data-row-id, data-key, data-ticket-id, data-testid… */
 export const DATA_ID = /^data-([a-z0-9-]*-)?(id|key|testid|test-id|uid|pk|slug|sku)$/;
 
-export function identityAttrs(all: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(all)) if (IDENTITY_ATTRS.includes(k) || DATA_ID.test(k)) out[k] = v;
-  return out;
-}
+export const IDENTITY_LISTS: IdentityLists = {
+  actionableTags: ACTIONABLE_TAGS,
+  actionableRoles: ACTIONABLE_ROLES,
+  identityAttrs: IDENTITY_ATTRS,
+  dataId: DATA_ID.source,
+};
 
 export function normalizeText(s: string | undefined | null, cap = TEXT_CAP): string {
   if (!s) return '';

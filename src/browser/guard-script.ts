@@ -1,4 +1,4 @@
-import { DATA_ID, IDENTITY_ATTRS, IDENTITY_LISTS } from './element-facts.js';
+import { IDENTITY_LISTS } from './element-facts.js';
 import { type IdentityKit, type IdentityLists, identityKit } from './identity.js';
 
 /** The CDP binding through which the guard reports each judged event as it happens. */
@@ -17,7 +17,7 @@ export const GUARD_BINDING = '__trueclickEvent';
  */
 function guardMain(
   makeKit: <N>(v: import('./identity.js').TreeView<N>, l: IdentityLists) => IdentityKit<N>,
-  lists: IdentityLists & { identityAttrs: string[]; dataId: string; binding: string },
+  lists: IdentityLists & { binding: string },
 ): void {
   type Armed = {
     el: Element;
@@ -45,7 +45,6 @@ function guardMain(
   const w = window as unknown as { __trueclick?: unknown } & Record<string, unknown>;
   if (w.__trueclick) return;
   const state: { armed: Armed | null; mutations: number } = { armed: null, mutations: 0 };
-  const dataId = new RegExp(lists.dataId);
 
   const allAttrs = (el: Element) => {
     const out: Record<string, string> = {};
@@ -85,12 +84,8 @@ function guardMain(
     attrs: allAttrs,
   };
   const kit = () => makeKit<Element>(view, lists);
-  const identityAttrs = (all: Record<string, string>) => {
-    const out: Record<string, string> = {};
-    for (const k of Object.keys(all))
-      if (lists.identityAttrs.includes(k) || dataId.test(k)) out[k] = all[k] ?? '';
-    return out;
-  };
+  // Attribute names only: no caches of the page's text to go stale, so one kit serves every mutation.
+  const names = kit();
   const rectOf = (el: Element) => {
     const r = el.getBoundingClientRect();
     return { x: r.x, y: r.y, width: r.width, height: r.height };
@@ -99,35 +94,17 @@ function guardMain(
   // The same shape as SnapshotDoc.factsOf builds from the snapshot.
   const facts = (el: Element) => {
     const k = kit();
-    const out: Record<string, unknown> = {
-      tag: el.nodeName.toUpperCase(),
-      attrs: identityAttrs(allAttrs(el)),
-      text: k.text(el),
-      role: k.role(el),
-    };
-    if (k.isBackground(el)) out.background = true;
+    const { actionable, ...shared } = k.fingerprint(el);
+    const out: Record<string, unknown> = { ...shared };
     const input = el as HTMLInputElement;
     if ('value' in el && typeof input.value === 'string' && el.nodeName !== 'BUTTON' && el.nodeName !== 'LI')
       out.value = input.value;
     if (el.nodeName === 'INPUT') out.checked = input.checked;
     const label = el.closest('label') ?? input.labels?.[0];
     if (label) out.labelText = k.text(label);
-    const rec = k.record(el);
-    if (rec) {
-      out.contextText = rec.text;
-      out.recordTag = rec.tag;
-    }
-    const ov = k.overlay(el);
-    if (ov) out.overlay = { role: ov.getAttribute('role') || ov.nodeName.toLowerCase(), label: k.label(ov) };
-    const control = k.control(el);
-    if (control && control !== el) {
-      out.actionable = {
-        tag: control.nodeName.toUpperCase(),
-        attrs: identityAttrs(allAttrs(control)),
-        text: k.text(control),
-        role: k.role(control),
-        rect: rectOf(control),
-      };
+    if (actionable) {
+      const { node, ...control } = actionable;
+      out.actionable = { ...control, rect: rectOf(node) };
     }
     out.rect = rectOf(el);
     return out;
@@ -238,7 +215,7 @@ function guardMain(
   const identityChange = (r: MutationRecord) => {
     if (r.type === 'attributes') {
       const name = r.attributeName ?? '';
-      return lists.identityAttrs.includes(name) || dataId.test(name);
+      return names.isIdentityAttr(name);
     }
     if (r.type === 'characterData') return true;
     const texty = (list: NodeList) => Array.from(list).some((n) => (n.textContent ?? '').trim() !== '');
@@ -323,12 +300,7 @@ function guardMain(
 }
 
 export const GUARD_WORLD = 'trueclick';
-const LISTS = {
-  ...IDENTITY_LISTS,
-  identityAttrs: IDENTITY_ATTRS,
-  dataId: DATA_ID.source,
-  binding: GUARD_BINDING,
-};
+const LISTS = { ...IDENTITY_LISTS, binding: GUARD_BINDING };
 // The identity kit travels as source: the page runs the very function the snapshot side calls.
 export const GUARD_SOURCE = `(${guardMain.toString()})(${identityKit.toString()}, ${JSON.stringify(LISTS)});`;
 

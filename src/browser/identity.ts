@@ -32,6 +32,26 @@ export interface TreeView<N> {
 export interface IdentityLists {
   actionableTags: string[];
   actionableRoles: string[];
+  /** Attributes that say which thing an element is (element-facts.ts IDENTITY_ATTRS). */
+  identityAttrs: string[];
+  /** Source of the regular expression for data-* attributes that name a record. */
+  dataId: string;
+}
+
+/**
+ * What both sides know of an element the same way; each side adds what only it can read (input values,
+ * labels, boxes). `actionable` keeps the control's node so a side can measure it.
+ */
+export interface Fingerprint<N> {
+  tag: string;
+  attrs: Record<string, string>;
+  text: string;
+  role: string;
+  background?: true;
+  contextText?: string;
+  recordTag?: string;
+  overlay?: { role: string; label: string };
+  actionable?: { node: N; tag: string; attrs: Record<string, string>; text: string; role: string };
 }
 
 /** A row, card or list item: the nearest ancestor that is one of a run of similar siblings. */
@@ -56,6 +76,8 @@ export interface IdentityKit<N> {
   /** The dialog, alert, toast or tooltip the element sits in, if any: what to call a cover. */
   overlay(n: N): N | null;
   isBackground(n: N): boolean;
+  isIdentityAttr(name: string): boolean;
+  fingerprint(n: N): Fingerprint<N>;
 }
 
 export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKit<N> {
@@ -314,6 +336,30 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return (t === 'HTML' || t === 'BODY') && !v.inShadow(n);
   };
 
+  const dataId = new RegExp(lists.dataId);
+  const isIdentityAttr = (name: string) => lists.identityAttrs.includes(name) || dataId.test(name);
+  const identityAttrs = (n: N) => {
+    const out: Record<string, string> = {};
+    for (const [k, val] of Object.entries(v.attrs(n))) if (isIdentityAttr(k)) out[k] = val;
+    return out;
+  };
+
+  const fingerprint = (n: N): Fingerprint<N> => {
+    const f: Fingerprint<N> = { tag: v.tag(n), attrs: identityAttrs(n), text: text(n), role: role(n) };
+    if (isBackground(n)) f.background = true;
+    const rec = record(n);
+    if (rec) {
+      f.contextText = rec.text;
+      f.recordTag = rec.tag;
+    }
+    const ov = overlay(n);
+    if (ov !== null) f.overlay = { role: v.attrs(ov).role || v.tag(ov).toLowerCase(), label: label(ov) };
+    const c = control(n);
+    if (c !== null && c !== n)
+      f.actionable = { node: c, tag: v.tag(c), attrs: identityAttrs(c), text: text(c), role: role(c) };
+    return f;
+  };
+
   return {
     canonical,
     composedParent,
@@ -325,5 +371,7 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     record,
     overlay,
     isBackground,
+    isIdentityAttr,
+    fingerprint,
   };
 }

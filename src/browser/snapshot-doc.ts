@@ -1,5 +1,5 @@
 import type { Protocol } from 'devtools-protocol';
-import { type ElementFacts, IDENTITY_LISTS, identityAttrs } from './element-facts.js';
+import { type ElementFacts, IDENTITY_LISTS } from './element-facts.js';
 import { type IdentityKit, identityKit, type TreeView } from './identity.js';
 
 type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
@@ -240,41 +240,19 @@ export class SnapshotDoc implements TreeView<number> {
 
   /** The facts of one element, as the live side reads them (guard-script.ts builds the same shape). */
   factsOf(ni: number, toViewport: (b: Box) => Box): ElementFacts {
-    const kit = this.kit;
-    const attrs = this.attrs(ni);
-    const facts: ElementFacts = {
-      backendNodeId: this.backendId(ni),
-      tag: this.tag(ni),
-      attrs: identityAttrs(attrs),
-      text: kit.text(ni),
-      role: kit.role(ni),
-    };
+    const { actionable, ...shared } = this.kit.fingerprint(ni);
+    const facts: ElementFacts = { backendNodeId: this.backendId(ni), ...shared };
     if (this.frameId) facts.frame = this.frameId;
-    if (kit.isBackground(ni)) facts.background = true;
     const value = this.rare(this.doc.nodes.inputValue, ni);
     if (value !== undefined) facts.value = value;
     if (this.doc.nodes.inputChecked && facts.tag === 'INPUT')
       facts.checked = this.doc.nodes.inputChecked.index.includes(ni);
-    const label = this.labelText(ni, attrs);
+    const label = this.labelText(ni, this.attrs(ni));
     if (label) facts.labelText = label;
-    const rec = kit.record(ni);
-    if (rec) {
-      facts.contextText = rec.text;
-      facts.recordTag = rec.tag;
-    }
-    const ov = kit.overlay(ni);
-    if (ov !== null)
-      facts.overlay = { role: this.attrs(ov).role || this.tag(ov).toLowerCase(), label: kit.label(ov) };
-    const control = kit.control(ni);
-    if (control !== null && control !== ni) {
-      const ca = this.attrs(control);
-      facts.actionable = {
-        tag: this.tag(control),
-        attrs: identityAttrs(ca),
-        text: kit.text(control),
-        role: kit.role(control),
-      };
-      const ob = this.boundsOf(control);
+    if (actionable) {
+      const { node, ...control } = actionable;
+      facts.actionable = control;
+      const ob = this.boundsOf(node);
       if (ob) facts.actionable.rect = toViewport(ob);
     }
     const b = this.boundsOf(ni);
