@@ -1,5 +1,6 @@
 import { sameElement, toHit } from '../browser/element-facts.js';
-import { armOn, disarm, frameDriver, inspectAndArm } from '../browser/hit-test.js';
+import { pollUntil } from '../browser/errors.js';
+import { armOn, frameDriver, type GuardEvent, inspectAndArm, release } from '../browser/hit-test.js';
 import { currentScroll, dispatchClick, moveMouse } from '../browser/input.js';
 import type { Attempt } from './attempt.js';
 import { compare, missedAtCapture } from './check.js';
@@ -33,8 +34,7 @@ export async function guardedClick(
   }
   if (refusal || dryRun) {
     if (a.live) {
-      a.live.at.driver.unwatchGuard(a.live.token);
-      await disarm(a.live.at, a.live.token).catch(() => null);
+      await release(a.live);
     }
     if (dryRun && !refusal) a.report.message = pointSentence(a.report);
     return refusal ?? a.report;
@@ -156,7 +156,7 @@ async function holdNow(a: Attempt): Promise<void> {
     // A look first (no arming), so the guard armed above stays armed unless this one is adopted.
     const fixed = await inspectAndArm(driver, a.resolved.point, a.scrollNow, { ...arm, armMs: 0 });
     if (fixed && sameElement(a.captured.facts, fixed)) {
-      if (a.live) await disarm(a.live.at, a.live.token).catch(() => null);
+      if (a.live) await release(a.live);
       a.live = arm.armMs > 0 ? ((await armOn(fixed.at, arm)) ?? fixed) : fixed;
       a.vp = a.resolved.point;
     }
@@ -168,8 +168,7 @@ async function holdNow(a: Attempt): Promise<void> {
   if (live && frame && !live.frame)
     report.mutationsSinceFrame = Math.max(0, live.mutations - frame.capture.mutationCount);
   if (live?.selectorError) {
-    live.at.driver.unwatchGuard(live.token);
-    await disarm(live.at, live.token).catch(() => null);
+    await release(live);
     throw new ActionError(
       'BAD_SELECTOR',
       `expect.selector is not a valid CSS selector: ${live.selectorError}`,
@@ -198,14 +197,10 @@ async function checkRouting(a: Attempt): Promise<void> {
     const before = seen.length;
     await moveMouse(driver, { x: p.x + 1, y: p.y });
     await moveMouse(driver, p);
-    const end = Date.now() + 500;
-    while (Date.now() < end) {
-      const moves = seen.slice(before).filter((e) => e.type === 'mousemove');
-      const last = moves.at(-1);
-      if (moves.length >= 2 && last) return { x: last.x - live.at.local.x, y: last.y - live.at.local.y };
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    return null;
+    const moves = () => seen.slice(before).filter((e) => e.type === 'mousemove');
+    if (!(await pollUntil(() => moves().length >= 2, 500, 5))) return null;
+    const last = moves().at(-1) as GuardEvent;
+    return { x: last.x - live.at.local.x, y: last.y - live.at.local.y };
   };
   // The stale mapping is not a plain offset (it was scaled too): walk to the point per axis by secant steps.
   let p = a.vp;
@@ -228,8 +223,7 @@ async function checkRouting(a: Attempt): Promise<void> {
     p = next;
     off = got;
   }
-  live.at.driver.unwatchGuard(live.token);
-  await disarm(live.at, live.token).catch(() => null);
+  await release(live);
   throw new ActionError(
     'INPUT_MISROUTED',
     `Chromium delivers the pointer into this cross-site iframe ${fmtPoint(first ?? { x: 0, y: 0 })} CSS px away from the checked point, and moving it did not bring it there (${off ? fmtPoint(off) : 'no hover seen'} at the last try); nothing was clicked.`,
@@ -254,9 +248,8 @@ async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
   } catch (err) {
     nav.stop();
     inner?.stop();
-    if (live) live.at.driver.unwatchGuard(live.token);
     // Some events may have gone out: never answer "nothing was clicked" after sending input.
-    if (live) await disarm(live.at, live.token).catch(() => null);
+    if (live) await release(live);
     return {
       ...report,
       verdict: 'UNVERIFIED',

@@ -1,4 +1,5 @@
 import { describeHit, type ElementFacts, toHit } from '../browser/element-facts.js';
+import { pollUntil } from '../browser/errors.js';
 import { disarm, type GuardEvent } from '../browser/hit-test.js';
 import type { NavigationRecord, PageDriver } from '../browser/page-driver.js';
 import type { Attempt } from './attempt.js';
@@ -13,8 +14,6 @@ const COMMIT_BUDGET_MS = 5_000;
 /** How long the guard waits for the page to report a click's events before it stands down. */
 const EVENTS_BUDGET_MS = 1_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * The guard's record of one click: the page reports each judged event through a CDP binding as it
  * happens (`reported`), and the guard's own list answers too while its document lives. A click that tears
@@ -27,8 +26,7 @@ async function guardRecord(a: Attempt, reported: GuardEvent[]): Promise<GuardEve
   // the click's last event before disarming, or the guard would stand down before the events arrive.
   const last = (a.req.button ?? 'left') === 'left' ? 'click' : 'auxclick';
   const count = a.req.click_count ?? 1;
-  const end = Date.now() + EVENTS_BUDGET_MS;
-  while (reported.filter((e) => e.type === last).length < count && Date.now() < end) await sleep(5);
+  await pollUntil(() => reported.filter((e) => e.type === last).length >= count, EVENTS_BUDGET_MS, 5);
   const local = await disarm(live.at, live.token).catch(() => null);
   const judged = (list: GuardEvent[]) => list.filter((e) => e.type !== 'mousemove');
   if (local && local.events.length >= reported.length) return judged(local.events);
@@ -38,7 +36,7 @@ async function guardRecord(a: Attempt, reported: GuardEvent[]): Promise<GuardEve
 async function settleNavigation(driver: PageDriver, nav: NavigationRecord): Promise<void> {
   if (!nav.requested || nav.committed) return;
   const end = Date.now() + COMMIT_BUDGET_MS;
-  while (!nav.committed && Date.now() < end && !driver.isClosed) await sleep(20);
+  await pollUntil(() => Boolean(nav.committed) || driver.isClosed, COMMIT_BUDGET_MS, 20);
   if (nav.committed)
     await driver.page
       .waitForLoadState('domcontentloaded', { timeout: Math.max(1, end - Date.now()) })

@@ -46,3 +46,13 @@ export function isTargetClosed(err: unknown): boolean {
     m,
   );
 }
+
+/** Polls a condition every `stepMs` until it holds or `budgetMs` runs out; says which. */
+export async function pollUntil(cond: () => boolean, budgetMs: number, stepMs: number): Promise<boolean> {
+  const end = Date.now() + budgetMs;
+  while (!cond()) {
+    if (Date.now() >= end) return false;
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+  return true;
+}

@@ -59,7 +59,7 @@ export async function locate(driver: PageDriver, point: Point, scroll: Point): P
       ignorePointerEventsNone: false,
     });
   } catch (err) {
-    if (noNode(err) || /No node found/i.test((err as Error).message)) return null;
+    if (noNode(err)) return null;
     throw err;
   }
   const frameId = r.frameId ?? driver.mainFrameId;
@@ -202,6 +202,12 @@ export interface GuardRecord {
 export async function disarm(at: LiveTarget, token?: string): Promise<GuardRecord | null> {
   const t = token === undefined ? '' : JSON.stringify(token);
   return at.driver.evaluate<GuardRecord | null>(`window.__trueclick.disarm(${t})`, at.frameId);
+}
+
+/** Ends one arming whatever happened: stops collecting its events and disarms the guard (if still its own). */
+export async function release(live: LiveFacts): Promise<void> {
+  live.at.driver.unwatchGuard(live.token);
+  await disarm(live.at, live.token).catch(() => null);
 }
 
 /** Whether a node captured earlier is still in the document (and where it is now, CSS viewport px). */
