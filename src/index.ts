@@ -1,11 +1,24 @@
 // trueclick as a library: the same session, frames and verdicts the MCP tools use.
+export type { ActRequest, ActResult, StepOutcome, StepStatus } from './actions/act.js';
+export { familyReply } from './actions/act-reply.js';
+export type { DialogAnswer, UploadResult } from './actions/answers.js';
 export type { ClickRequest } from './actions/click.js';
+export type { DragEnd, DragReport, DragRequest } from './actions/drag.js';
 export { ActionError } from './actions/errors.js';
 export type { Expect } from './actions/expect.js';
+export type { Effects } from './actions/page-watch.js';
+export type { ScrollReport } from './actions/scroll.js';
+export type { SelectReport } from './actions/select.js';
 export { type Screenshot, type SessionOptions, TrueclickSession } from './actions/session.js';
+export type { TabInfo } from './actions/tabs.js';
 export type { ClickReport, Verdict } from './actions/verdicts.js';
+export type { WaitRequest, WaitResult } from './actions/wait.js';
+export type { ZoomRequest } from './actions/zoom.js';
 export type { Hit } from './browser/element-facts.js';
 export { BrowserError } from './browser/errors.js';
+export type { DialogInfo } from './browser/page-events.js';
 export * as geometry from './geometry/index.js';
+export { TrueclickError } from './geometry/index.js';
 export { createMcpServer } from './mcp/server.js';
+export * as native from './native/index.js';
 export { trueclickForPage } from './playwright.js';

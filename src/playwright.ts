@@ -15,13 +15,21 @@ export async function trueclickForPage(page: Page, options: SessionOptions = {})
     throw new Error(
       'trueclickForPage needs a page of a launched or connected browser (not a persistent context).',
     );
-  const cdp = await context.newCDPSession(page);
-  const driver = await PageDriver.create(page, cdp);
+  const drivers: PageDriver[] = [];
+  const driverFor = async (p: Page) => {
+    const d = await PageDriver.create(p, await context.newCDPSession(p));
+    drivers.push(d);
+    return d;
+  };
+  const driver = await driverFor(page);
   return new TrueclickSession(options, {
     browser,
     context,
     driver,
     attached: true,
-    close: () => driver.detach(),
+    driverFor,
+    close: async () => {
+      await Promise.all(drivers.map((d) => d.detach()));
+    },
   });
 }

@@ -1,22 +1,41 @@
 import type { LiveFacts } from '../browser/hit-test.js';
+import type { Modifier, MouseButton } from '../browser/input.js';
 import type { SnapshotElement } from '../browser/snapshot.js';
 import type { FrameRecord } from './frames.js';
 import type { ActionContext, ClickRequest, Resolved } from './target.js';
 import type { ClickReport, Point } from './verdicts.js';
 
 /**
- * One click, as it moves through the stages of the pipeline (click.ts): what the agent asked, the frame
- * it read the point from, what the point held then (`captured`), what it holds now (`live`), and the report
- * that becomes the verdict. Each stage reads and fills this record instead of passing loose values on.
+ * What the checked point is for. Every intent goes through the same check (what the point held then, what it
+ * holds now); they differ in the guard they arm and in what is sent after the check:
+ * - click: the guard judges every press, release and click;
+ * - drag: the guard judges the press at the start point, then stands down for the moves and the drop;
+ * - hover, select, scroll, point: a look only (no press is sent that a guard could stop).
+ */
+export type Intent =
+  | { kind: 'click'; button: MouseButton; count: number; modifiers: Modifier[] }
+  | { kind: 'drag'; modifiers: Modifier[] }
+  | { kind: 'hover'; modifiers: Modifier[] }
+  | { kind: 'select' }
+  | { kind: 'scroll' }
+  | { kind: 'point' };
+
+/** Intents that press a mouse button at the point: the mouse goes there first and a guard is armed. */
+export const presses = (i: Intent) => i.kind === 'click' || i.kind === 'drag';
+
+/**
+ * One action on a checked point, as it moves through the stages of the pipeline (pipeline.ts): what the
+ * agent asked, the frame it read the point from, what the point held then (`captured`), what it holds now
+ * (`live`), and the report that becomes the verdict. Each stage reads and fills this record instead of
+ * passing loose values on.
  */
 export interface Attempt {
   ctx: ActionContext;
   req: ClickRequest;
-  /** browser_point: stop before dispatch, never arm a guard that could block input. */
-  dryRun: boolean;
+  intent: Intent;
   resolved: Resolved;
   frame: FrameRecord | undefined;
-  /** Mark clicks name an element; point clicks name whatever is topmost at the point. */
+  /** Mark actions name an element; point actions name whatever is topmost at the point. */
   byMark: boolean;
   /** The point in page (document) CSS px, as it was in the frame. */
   page: Point;
@@ -26,7 +45,7 @@ export interface Attempt {
   viewport: { width: number; height: number };
   /** What the point held at capture (from the frame's snapshot). */
   captured: SnapshotElement | null;
-  /** What the point holds now (live hit-test), with the guard armed on it. */
+  /** What the point holds now (live hit-test), with the guard armed on it when the intent presses. */
   live: LiveFacts | null;
   report: ClickReport;
 }

@@ -1,5 +1,6 @@
 import { describeDifferences, describeHit, diffFacts, toHit } from '../browser/element-facts.js';
 import { nodeNow } from '../browser/hit-test.js';
+import { frameOrigin } from '../geometry/index.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';
 import { centre, toImage } from './target.js';
@@ -23,7 +24,8 @@ export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null 
   if (!frame) return null;
   const { report, captured, page } = a;
   const point = a.resolved.point;
-  const view = { ...frame.geometry.scroll, ...frame.geometry.css };
+  const o = frameOrigin(frame.geometry);
+  const view = { x: frame.geometry.scroll.x + o.x, y: frame.geometry.scroll.y + o.y, ...frame.geometry.css };
   const snapshot = frame.capture.snapshot;
   const candidates = findExpected(snapshot, expect, view);
   // The point holds the target when it is on one of the described elements, or on a part of one (the

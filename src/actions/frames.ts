@@ -5,9 +5,13 @@ import type { Mark } from './marks.js';
 
 export interface FrameRecord {
   id: string;
+  /** The tab it shows (TabSet id). */
+  tab: number;
   capture: Capture;
   geometry: FrameGeometry;
   marks?: Mark[];
+  /** A zoom frame: the frame it zoomed into. */
+  zoomOf?: string;
 }
 
 /** Frames of one session: f1, f2, … Old ones are dropped so a long session does not hoard snapshots. */
@@ -16,10 +20,12 @@ export class FrameStore {
   private next = 1;
   /** Why frames before the current ones are gone, for a refusal that says what happened. */
   private voidReason = 'it is older than the last 30 frames this session keeps';
+  /** Frames dropped for a reason of their own (their tab closed). */
+  private readonly voided = new Map<string, string>();
 
   constructor(private readonly keep = 30) {}
 
-  add(capture: Capture, marks?: Mark[]): FrameRecord {
+  add(capture: Capture, opts: { tab: number; marks?: Mark[]; zoomOf?: string }): FrameRecord {
     const id = `f${this.next++}`;
     const geometry: FrameGeometry = {
       image: capture.image,
@@ -27,8 +33,10 @@ export class FrameStore {
       scroll: capture.scroll,
       devicePixelRatio: capture.devicePixelRatio,
     };
-    const rec: FrameRecord = { id, capture, geometry };
-    if (marks) rec.marks = marks;
+    if (capture.origin) geometry.origin = capture.origin;
+    const rec: FrameRecord = { id, tab: opts.tab, capture, geometry };
+    if (opts.marks) rec.marks = opts.marks;
+    if (opts.zoomOf) rec.zoomOf = opts.zoomOf;
     this.frames.set(id, rec);
     for (const old of this.frames.keys()) {
       if (this.frames.size <= this.keep) break;
@@ -38,13 +46,13 @@ export class FrameStore {
   }
 
   /** The frame, if it still describes the page in the tab; otherwise a refusal that says what to do. */
-  get(id: string, page: { url: string; loaderId: string }): FrameRecord {
+  get(id: string, page: { url: string; loaderId: string; tab: number }): FrameRecord {
     const rec = this.frames.get(id);
     const n = /^f(\d+)$/.exec(id);
     if (!rec && n && Number(n[1]) < this.next) {
       throw new ActionError(
         'FRAME_VOID',
-        `Frame ${id} can no longer be used: ${this.voidReason}.`,
+        `Frame ${id} can no longer be used: ${this.voided.get(id) ?? this.voidReason}.`,
         'Take a new screenshot (browser_screenshot) and read the point off that one.',
         'frame',
       );
@@ -58,6 +66,14 @@ export class FrameStore {
         'frame',
       );
     }
+    if (rec.tab !== page.tab) {
+      throw new ActionError(
+        'FRAME_OTHER_TAB',
+        `Frame ${id} shows another tab (${rec.capture.url}); trueclick is acting on the tab that shows ${page.url}.`,
+        'Take a screenshot of this tab, or switch back with browser_tabs {action: "select", index}.',
+        'frame',
+      );
+    }
     if (rec.capture.loaderId !== page.loaderId) {
       throw new ActionError(
         'FRAME_OUTDATED',
@@ -67,6 +83,15 @@ export class FrameStore {
       );
     }
     return rec;
+  }
+
+  /** Voids the frames of one tab (it closed). */
+  clearTab(tab: number, reason: string): void {
+    for (const [id, rec] of this.frames) {
+      if (rec.tab !== tab) continue;
+      this.frames.delete(id);
+      this.voided.set(id, reason);
+    }
   }
 
   /** Voids every frame (e.g. the browser was relaunched); their ids are never reused. */

@@ -16,11 +16,12 @@ export interface Mark {
 /** Numbered labels for the visible interactive elements of a capture, in document order. */
 export function marksFor(capture: Capture, limit = 600): Mark[] {
   const { scroll, css, image } = capture;
+  const o = capture.origin ?? { x: 0, y: 0 };
   const sx = image.width / css.width;
   const sy = image.height / css.height;
   const els = capture.snapshot.interactiveElements({
-    x: scroll.x,
-    y: scroll.y,
+    x: scroll.x + o.x,
+    y: scroll.y + o.y,
     width: css.width,
     height: css.height,
   });
@@ -36,7 +37,7 @@ export function marksFor(capture: Capture, limit = 600): Mark[] {
       backendNodeId: el.facts.backendNodeId,
       hit: toHit(el.facts),
       css: c,
-      image: { x: c.x * sx, y: c.y * sy, width: c.width * sx, height: c.height * sy },
+      image: { x: (c.x - o.x) * sx, y: (c.y - o.y) * sy, width: c.width * sx, height: c.height * sy },
     };
     if (el.facts.frame) mark.frame = el.facts.frame;
     return mark;

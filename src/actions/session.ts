@@ -1,20 +1,36 @@
 import { type Capture, type CaptureOptions, captureFrame } from '../browser/capture.js';
 import { BrowserError } from '../browser/errors.js';
-import { currentScroll, settledScroll, wheel } from '../browser/input.js';
+import { holdKeys, isKnownKeyError, type KeyOutcome, pressChord, typeText } from '../browser/keyboard.js';
 import { type BrowserHandle, type BrowserOptions, openBrowser } from '../browser/launch.js';
+import { type Move, moveTab, type NavigationResult } from '../browser/navigation.js';
 import type { PageDriver } from '../browser/page-driver.js';
+import { PageEvents } from '../browser/page-events.js';
 import { markColour } from '../image/draw.js';
 import { drawMarks } from '../image/marks.js';
-import { type ClickRequest, guardedClick } from './click.js';
+import { type ActRequest, type ActResult, runAct } from './act.js';
+import { answerDialog, type DialogAnswer, type UploadResult, uploadFiles } from './answers.js';
+import { type ClickRequest, guardedClick, pointAt } from './click.js';
+import { type DragReport, type DragRequest, guardedDrag, guardedPress, moveWithButton } from './drag.js';
 import { ActionError } from './errors.js';
 import { type FrameRecord, FrameStore } from './frames.js';
+import { guardedHover } from './hover.js';
 import { type Mark, marksFor } from './marks.js';
 import { MissLog } from './misses.js';
-import type { ClickReport } from './verdicts.js';
+import { checkUrl } from './navigation.js';
+import { type Effects, effectsSentence, PageWatch } from './page-watch.js';
+import { type ScrollReport, scrollAt } from './scroll.js';
+import { guardedSelect, type SelectReport } from './select.js';
+import { type TabAction, type TabInfo, TabSet, tabAction } from './tabs.js';
+import type { ActionContext } from './target.js';
+import type { ClickReport, Point } from './verdicts.js';
+import { type WaitRequest, type WaitResult, waitFor } from './wait.js';
+import { type ZoomRequest, zoomRegion } from './zoom.js';
 
 export interface SessionOptions extends BrowserOptions {
   /** Long edge of screenshots sent to the model; 0 = full device resolution. */
   maxImageEdge?: number;
+  /** The folder browser_file_upload may take files from (default: the working directory). */
+  uploadDir?: string;
 }
 
 export interface Screenshot {
@@ -24,32 +40,63 @@ export interface Screenshot {
   marks?: Mark[];
 }
 
+/** Every action's answer also says what it opened: a dialog, a tab it followed, a file chooser. */
+export type WithEffects<T> = T & Effects;
+
+export interface TypeResult {
+  click?: ClickReport;
+  typed: number;
+  submitted: boolean;
+}
+
+/** Playwright's names for keys, checked when pressed. */
+export type KeyName = string;
+
 /**
- * One agent's browser: the page, its frames and its misses. MCP tools, the CLI and the library all act
+ * One agent's browser: its tabs, their frames and the misses. MCP tools, the CLI and the library all act
  * through this class, so there is one implementation of each action.
  */
 export class TrueclickSession {
   private handle: BrowserHandle | undefined;
+  private tabSet: TabSet | undefined;
   private opening: Promise<BrowserHandle> | undefined;
   readonly frames = new FrameStore();
   readonly misses = new MissLog();
-  /** Set when the browser had to be relaunched; the next tool answer tells the agent once. */
-  private relaunchNotice: string | undefined;
+  /** Said once, with the next tool answer: the browser was restarted, the tab closed. */
+  private notice: string | undefined;
+  /** Where trueclick last put the mouse, CSS viewport px (a model's click "at the cursor" goes there). */
+  private cursorAt: Point | null = null;
+  /** The left button is down (a model's left_mouse_down, until its left_mouse_up). */
+  private held = false;
 
   constructor(
     private readonly options: SessionOptions = {},
     handle?: BrowserHandle,
   ) {
-    this.handle = handle;
+    if (handle) this.adopt(handle);
   }
 
-  /** The page driver, (re)launching the browser when it is missing, closed or crashed. */
-  async driver(): Promise<PageDriver> {
-    if (this.handle && !this.handle.driver.isClosed && this.handle.browser.isConnected())
-      return this.handle.driver;
+  private adopt(handle: BrowserHandle): void {
+    this.handle = handle;
+    this.tabSet = new TabSet(handle, (tab) => this.frames.clearTab(tab.id, 'the tab it shows closed'));
+  }
+
+  /** The tabs, (re)launching the browser when it is missing, closed or crashed. */
+  private async tabs(): Promise<TabSet> {
+    if (this.handle && this.tabSet && this.handle.browser.isConnected()) {
+      const was = this.tabSet.active;
+      const other = this.tabSet.fallBack();
+      if (!other) {
+        await this.tabSet.open();
+        this.notice =
+          'The tab trueclick was acting on closed, so trueclick started a new one (frames of the closed tab are void).';
+      } else if (other !== was) {
+        this.notice = `The tab trueclick was acting on closed; it now acts on tab ${this.tabSet.indexOf(other)} (${other.page.url()}).`;
+      }
+      return this.tabSet;
+    }
     if (this.handle) {
-      this.relaunchNotice =
-        'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
+      this.notice = 'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
       this.frames.clear('the tab or browser closed and trueclick started a new one');
       this.misses.clear();
       await this.handle.close().catch(() => {});
@@ -58,50 +105,135 @@ export class TrueclickSession {
     this.opening ??= openBrowser(this.options).finally(() => {
       this.opening = undefined;
     });
-    this.handle = await this.opening;
-    return this.handle.driver;
+    this.adopt(await this.opening);
+    return this.tabSet as TabSet;
+  }
+
+  /** The active tab's driver. */
+  async driver(): Promise<PageDriver> {
+    const tabs = await this.tabs();
+    const driver = await tabs.driverOf(tabs.active);
+    if (!driver.isClosed) return driver;
+    return (await this.tabs()).driverOf((this.tabSet as TabSet).active);
+  }
+
+  private async context(): Promise<ActionContext> {
+    const driver = await this.driver();
+    return { driver, frames: this.frames, misses: this.misses, tab: (this.tabSet as TabSet).active.id };
   }
 
   takeNotice(): string | undefined {
-    const n = this.relaunchNotice;
-    this.relaunchNotice = undefined;
+    const n = this.notice;
+    this.notice = undefined;
     return n;
   }
 
-  async navigate(url: string): Promise<{ url: string; title: string }> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new ActionError(
-        'BAD_URL',
-        `"${url}" is not an absolute URL.`,
-        'Pass a full URL such as https://example.com/.',
-        'url',
-      );
-    }
-    if (!['http:', 'https:', 'file:', 'about:', 'data:'].includes(parsed.protocol)) {
-      throw new ActionError(
-        'BAD_URL',
-        `Unsupported URL scheme ${parsed.protocol}`,
-        'Use http:// or https://.',
-        'url',
-      );
-    }
-    const driver = await this.driver();
-    await driver.navigate(url);
+  /** Refuses to act while the active tab shows a dialog: the page is frozen until it is answered. */
+  assertNoDialog(tool: string): void {
+    const page = this.tabSet?.active.page;
+    const dialog = page ? PageEvents.of(page).dialog : null;
+    if (!dialog) return;
+    throw new ActionError(
+      'DIALOG_OPEN',
+      `${tool} cannot run: the page shows a ${dialog.type} dialog ("${dialog.message.slice(0, 200)}"), and nothing on it answers until that dialog does.`,
+      'Answer it with browser_handle_dialog {accept: true|false}.',
+      undefined,
+      'blocked',
+    );
+  }
+
+  /** Runs an action and adds what it opened; a new tab it opened becomes the active one. */
+  private async watched<T extends object>(work: (ctx: ActionContext) => Promise<T>): Promise<WithEffects<T>> {
+    const ctx = await this.context();
+    const tabs = this.tabSet as TabSet;
+    const watch = new PageWatch(ctx.driver, tabs);
+    const value = await work(ctx);
+    const effects = await watch.effects();
+    if (effects.newTab) this.misses.clear();
+    return { ...value, ...effects };
+  }
+
+  /** An action's report with what it opened said in its message too; the mouse is where it was sent. */
+  private async reported<T extends ClickReport>(
+    work: (ctx: ActionContext) => Promise<T>,
+  ): Promise<WithEffects<T>> {
+    const r = await this.watched(work);
+    r.message += effectsSentence(r);
+    const end = (r as Partial<DragReport>).drop?.point ?? r.dispatched;
+    if (end) this.cursorAt = end;
+    return r;
+  }
+
+  /** Where trueclick last put the mouse, CSS viewport px; null before it moved it. */
+  get cursor(): Point | null {
+    return this.cursorAt;
+  }
+
+  get buttonHeld(): boolean {
+    return this.held;
+  }
+
+  /** The frame, if it still describes the active tab (else the refusal that says why). */
+  async frame(id: string): Promise<FrameRecord> {
+    const ctx = await this.context();
+    return this.frames.get(id, { url: ctx.driver.url, loaderId: ctx.driver.loaderId, tab: ctx.tab });
+  }
+
+  async navigate(url: string, signal?: AbortSignal): Promise<WithEffects<NavigationResult>> {
+    checkUrl(url);
+    return this.move('goto', { url, ...(signal ? { signal } : {}) });
+  }
+
+  back(signal?: AbortSignal) {
+    return this.move('back', signal ? { signal } : {});
+  }
+
+  forward(signal?: AbortSignal) {
+    return this.move('forward', signal ? { signal } : {});
+  }
+
+  reload(signal?: AbortSignal) {
+    return this.move('reload', signal ? { signal } : {});
+  }
+
+  private async move(
+    how: Move,
+    opts: { url?: string; signal?: AbortSignal },
+  ): Promise<WithEffects<NavigationResult>> {
+    const r = await this.watched(({ driver }) => moveTab(driver, how, opts));
     this.misses.clear();
-    return { url: driver.url, title: await driver.page.title().catch(() => '') };
+    return r;
   }
 
   async screenshot(opts: { marks?: boolean; maxWidth?: number } = {}): Promise<Screenshot> {
-    const driver = await this.driver();
+    const { driver, tab } = await this.context();
+    const capture: Capture = await captureFrame(driver, this.captureOptions(opts.maxWidth));
+    return this.framed(capture, tab, opts.marks ?? false);
+  }
+
+  /** A closer look at a region of a frame: a frame of its own, whose pixels clicks can use. */
+  async zoom(req: ZoomRequest): Promise<Screenshot> {
+    const ctx = await this.context();
+    const { capture, of } = await zoomRegion(ctx, req, this.captureOptions(req.max_width));
+    return this.framed(capture, ctx.tab, req.marks ?? false, of);
+  }
+
+  private captureOptions(maxWidth?: number): CaptureOptions {
     const co: CaptureOptions = {};
     if (this.options.maxImageEdge !== undefined) co.maxImageEdge = this.options.maxImageEdge;
-    if (opts.maxWidth !== undefined) co.maxWidth = opts.maxWidth;
-    const capture: Capture = await captureFrame(driver, co);
-    if (!opts.marks) {
-      const frame = this.frames.add(capture);
+    if (maxWidth !== undefined) co.maxWidth = maxWidth;
+    return co;
+  }
+
+  private async framed(
+    capture: Capture,
+    tab: number,
+    withMarks: boolean,
+    zoomOf?: string,
+  ): Promise<Screenshot> {
+    const opts = { tab, ...(zoomOf ? { zoomOf } : {}) };
+    if (!withMarks) {
+      const frame = this.frames.add(capture, opts);
       return { frame, base64: capture.base64, mimeType: capture.mimeType };
     }
     const marks = marksFor(capture);
@@ -109,73 +241,156 @@ export class TrueclickSession {
       Buffer.from(capture.base64, 'base64'),
       marks.map((m) => ({ box: m.image, id: m.id, colour: markColour(m.id) })),
     );
-    const frame = this.frames.add(capture, marks);
+    const frame = this.frames.add(capture, { ...opts, marks });
     return { frame, base64: png.toString('base64'), mimeType: 'image/png', marks };
   }
 
-  async click(req: ClickRequest): Promise<ClickReport> {
-    const driver = await this.driver();
-    return guardedClick({ driver, frames: this.frames, misses: this.misses }, req);
+  click(req: ClickRequest): Promise<WithEffects<ClickReport>> {
+    return this.reported((ctx) => guardedClick(ctx, req));
   }
 
   async point(req: ClickRequest): Promise<ClickReport> {
-    const driver = await this.driver();
-    return guardedClick({ driver, frames: this.frames, misses: this.misses }, req, true);
+    return pointAt(await this.context(), req);
   }
 
-  /** Types into the focused element, or clicks a target first (guarded, like browser_click). */
+  hover(req: ClickRequest): Promise<WithEffects<ClickReport>> {
+    return this.reported((ctx) => guardedHover(ctx, req, req.modifiers ?? []));
+  }
+
+  drag(req: DragRequest): Promise<WithEffects<DragReport>> {
+    return this.reported((ctx) => guardedDrag(ctx, req));
+  }
+
+  /** Presses the left button at a checked point and keeps it down (a model's left_mouse_down). */
+  async press(req: ClickRequest): Promise<WithEffects<ClickReport>> {
+    const r = await this.reported((ctx) => guardedPress(ctx, req, req.modifiers ?? []));
+    if (r.verdict === 'OK') this.held = true;
+    return r;
+  }
+
+  /** Moves the mouse with the left button held (between a press and its release). */
+  moveHeld(req: ClickRequest, modifiers: ClickRequest['modifiers'] = []): Promise<WithEffects<ClickReport>> {
+    return this.reported((ctx) => moveWithButton(ctx, this.cursorAt, req, modifiers, true));
+  }
+
+  /** Releases the left button, moving there first with it held (a model's left_mouse_up). */
+  async releaseButton(req: ClickRequest): Promise<WithEffects<ClickReport>> {
+    const r = await this.reported((ctx) =>
+      moveWithButton(ctx, this.cursorAt, req, req.modifiers ?? [], false),
+    );
+    this.held = false;
+    return r;
+  }
+
+  selectOption(req: ClickRequest, values: string[]): Promise<WithEffects<SelectReport>> {
+    return this.reported((ctx) => guardedSelect(ctx, req, values));
+  }
+
+  /** The wheel at a checked point (or the viewport centre): the scroll container under it scrolls. */
+  scroll(
+    delta: Point,
+    target?: ClickRequest,
+    modifiers: ClickRequest['modifiers'] = [],
+  ): Promise<WithEffects<ScrollReport>> {
+    return this.reported((ctx) => scrollAt(ctx, target, delta, modifiers));
+  }
+
+  /**
+   * Types into the focused element, or clicks a target first (guarded, like browser_click). `clear`
+   * selects what the field holds and deletes it first.
+   */
   async type(
     text: string,
-    opts: { submit?: boolean; target?: ClickRequest },
-  ): Promise<{ click?: ClickReport }> {
-    const driver = await this.driver();
-    let click: ClickReport | undefined;
-    if (opts.target) {
-      click = await this.click(opts.target);
-      if (click.verdict !== 'OK') return { click };
-    }
-    await driver.page.keyboard.type(text);
-    if (opts.submit) await driver.page.keyboard.press('Enter');
-    return click ? { click } : {};
+    opts: { submit?: boolean; clear?: boolean; target?: ClickRequest; signal?: AbortSignal },
+  ): Promise<WithEffects<TypeResult>> {
+    return this.watched(async (ctx) => {
+      let click: ClickReport | undefined;
+      if (opts.target) {
+        click = await guardedClick(ctx, opts.target);
+        if (click.verdict !== 'OK' || PageEvents.of(ctx.driver.page).dialog)
+          return { click, typed: 0, submitted: false };
+      }
+      const page = ctx.driver.page;
+      if (opts.clear) {
+        await pressChord(page, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
+        await pressChord(page, 'Delete');
+      }
+      const typed: KeyOutcome = await typeText(page, text, opts.signal);
+      let submitted = false;
+      if (opts.submit && typed.done === Array.from(text).length && !typed.dialog && !typed.cancelled) {
+        const enter = await pressChord(page, 'Enter');
+        submitted = enter.done === 1 || Boolean(enter.dialog);
+      }
+      return { ...(click ? { click } : {}), typed: typed.done, submitted };
+    });
   }
 
-  async pressKey(key: string): Promise<void> {
-    const driver = await this.driver();
-    try {
-      await driver.page.keyboard.press(key);
-    } catch (err) {
-      throw new ActionError(
-        'BAD_KEY',
-        `Unknown key "${key}": ${(err as Error).message.split('\n')[0]}`,
-        'Use a key name such as Enter, Tab, Escape, ArrowDown, PageDown, a single character, or a chord like Control+A.',
-        'key',
-      );
-    }
+  async pressKey(
+    key: KeyName,
+    opts: { repeat?: number; signal?: AbortSignal } = {},
+  ): Promise<WithEffects<{ pressed: number }>> {
+    return this.watched(async ({ driver }) => {
+      try {
+        const r = await pressChord(driver.page, key, opts.repeat ?? 1, opts.signal);
+        return { pressed: r.done };
+      } catch (err) {
+        if (!isKnownKeyError(err)) throw err;
+        throw new ActionError(
+          'BAD_KEY',
+          `Unknown key "${key.slice(0, 64)}": ${(err as Error).message.split('\n')[0]}`,
+          'Use a key name such as Enter, Tab, Escape, ArrowDown, PageDown, a single character, or a chord like Control+A.',
+          'key',
+        );
+      }
+    });
   }
 
-  async scroll(
-    dx: number,
-    dy: number,
-  ): Promise<{ before: { x: number; y: number }; after: { x: number; y: number } }> {
-    if (!Number.isFinite(dx) || !Number.isFinite(dy)) {
-      throw new ActionError(
-        'BAD_SCROLL',
-        `dx and dy must be finite numbers (got ${dx}, ${dy}).`,
-        'Pass CSS px, e.g. dy: 600.',
-        'dy',
-      );
-    }
+  /** One key down or up (Gemini's key_down / key_up). */
+  async keyboard(how: 'down' | 'up', key: KeyName): Promise<void> {
     const driver = await this.driver();
-    const before = await currentScroll(driver);
-    const [w, h] = await driver.evaluate<[number, number]>('window.__trueclick.metrics()');
-    await wheel(driver, { x: w / 2, y: h / 2 }, dx, dy);
-    const after = await settledScroll(driver);
-    return { before, after };
+    await (how === 'down' ? driver.page.keyboard.down(key) : driver.page.keyboard.up(key));
+  }
+
+  /** A computer-use model's own action (or batch), executed as emitted (browser_act). */
+  act(req: ActRequest, signal?: AbortSignal): Promise<ActResult> {
+    return runAct(this, req, signal);
+  }
+
+  /** Holds keys down for a while (Anthropic's hold_key). */
+  async holdKeys(keys: KeyName[], ms: number, signal?: AbortSignal): Promise<void> {
+    const driver = await this.driver();
+    await holdKeys(driver.page, keys, ms, signal);
+  }
+
+  /** Answers the dialog the active tab shows; reports where the page went after it. */
+  handleDialog(accept: boolean, promptText?: string): Promise<WithEffects<DialogAnswer>> {
+    return this.watched((ctx) => answerDialog(ctx, accept, promptText));
+  }
+
+  /** Puts files into the file chooser a checked click opens (with `target`), or into the one already open. */
+  upload(paths: string[], target?: ClickRequest): Promise<WithEffects<UploadResult>> {
+    return this.watched((ctx) => uploadFiles(ctx, paths, this.options.uploadDir ?? process.cwd(), target));
+  }
+
+  async tabList(): Promise<TabInfo[]> {
+    return (await this.tabs()).list();
+  }
+
+  /** Opens a tab (and a URL in it), selects one, or closes one; says which tab is active after. */
+  async tab(action: TabAction, opts: { index?: number; url?: string; signal?: AbortSignal } = {}) {
+    if (action === 'new' && opts.url) checkUrl(opts.url);
+    return tabAction(await this.tabs(), action, opts);
+  }
+
+  async waitFor(req: WaitRequest, signal?: AbortSignal): Promise<WaitResult> {
+    const driver = await this.driver();
+    return waitFor(driver.page, req, signal);
   }
 
   async close(): Promise<void> {
     const h = this.handle;
     this.handle = undefined;
+    this.tabSet = undefined;
     await h?.close().catch(() => {});
   }
 }

@@ -1,7 +1,8 @@
 import { describeHit } from '../browser/element-facts.js';
 import { nodeNow } from '../browser/hit-test.js';
+import type { Modifier, MouseButton } from '../browser/input.js';
 import type { PageDriver } from '../browser/page-driver.js';
-import { GeometryError, resolveRequest, type TargetRequest } from '../geometry/index.js';
+import { frameOrigin, GeometryError, resolveRequest, type TargetRequest } from '../geometry/index.js';
 import { ActionError } from './errors.js';
 import type { Expect } from './expect.js';
 import type { FrameRecord, FrameStore } from './frames.js';
@@ -14,14 +15,17 @@ export interface ClickRequest extends TargetRequest {
   frame?: string;
   mark?: number;
   expect?: Expect;
-  button?: 'left' | 'right' | 'middle';
+  button?: MouseButton;
   click_count?: number;
+  modifiers?: Modifier[];
 }
 
 export interface ActionContext {
   driver: PageDriver;
   frames: FrameStore;
   misses: MissLog;
+  /** The tab the driver drives: frames of other tabs are refused by name. */
+  tab: number;
 }
 
 export interface Resolved {
@@ -33,12 +37,14 @@ export interface Resolved {
 }
 
 function targetFields(req: ClickRequest): TargetRequest {
-  const { frame: _f, mark: _m, expect: _e, button: _b, click_count: _c, ...target } = req;
+  const { frame: _f, mark: _m, expect: _e, button: _b, click_count: _c, modifiers: _k, ...target } = req;
   return target;
 }
 
 export async function resolveTarget(ctx: ActionContext, req: ClickRequest): Promise<Resolved> {
-  const frame = req.frame ? ctx.frames.get(req.frame, ctx.driver) : undefined;
+  const frame = req.frame
+    ? ctx.frames.get(req.frame, { url: ctx.driver.url, loaderId: ctx.driver.loaderId, tab: ctx.tab })
+    : undefined;
   if (req.mark !== undefined) {
     if (req.x !== undefined || req.y !== undefined || req.box || req.model_output) {
       throw new ActionError(
@@ -93,5 +99,6 @@ export function centre(b: { x: number; y: number; width: number; height: number 
 
 export function toImage(frame: FrameRecord, p: Point): Point {
   const { image, css } = frame.geometry;
-  return { x: (p.x * image.width) / css.width, y: (p.y * image.height) / css.height };
+  const o = frameOrigin(frame.geometry);
+  return { x: ((p.x - o.x) * image.width) / css.width, y: ((p.y - o.y) * image.height) / css.height };
 }

@@ -1,34 +1,81 @@
 import { describeHit, type ElementFacts, toHit } from '../browser/element-facts.js';
 import { pollUntil } from '../browser/errors.js';
-import { disarm, type GuardEvent } from '../browser/hit-test.js';
+import { disarm, type GuardEvent, release } from '../browser/hit-test.js';
 import type { NavigationRecord, PageDriver } from '../browser/page-driver.js';
+import { PageEvents } from '../browser/page-events.js';
 import type { Attempt } from './attempt.js';
 import { type ClickReport, fmtPoint } from './verdicts.js';
 
 // After dispatch: which element the trusted events reached, as the in-flight guard saw them, and where the
-// page went if the click navigated.
+// page went if the action navigated.
 
-/** How long a click that started a navigation may take to commit the new document before we answer. */
+/** How long an action that started a navigation may take to commit the new document before we answer. */
 const COMMIT_BUDGET_MS = 5_000;
 
-/** How long the guard waits for the page to report a click's events before it stands down. */
+/** How long the guard waits for the page to report an action's events before it stands down. */
 const EVENTS_BUDGET_MS = 1_000;
 
+/** What is watched while an action is sent: the guard's reported events and the navigations it starts. */
+export interface OutcomeWatch {
+  events: GuardEvent[];
+  nav: { record: NavigationRecord; stop: () => void };
+  inner: { record: NavigationRecord; stop: () => void } | null;
+  stop(): void;
+}
+
+export function watchOutcome(a: Attempt): OutcomeWatch {
+  const { driver } = a.ctx;
+  const { live } = a;
+  const events = live ? live.at.driver.watchGuard(live.token) : [];
+  const nav = driver.watchNavigation();
+  // An action inside an iframe navigates that frame: watch it where it lives.
+  const inner =
+    live && (live.at.driver !== driver || live.at.frameId !== driver.mainFrameId)
+      ? live.at.driver.watchNavigation(live.at.frameId)
+      : null;
+  return {
+    events,
+    nav,
+    inner,
+    stop: () => {
+      nav.stop();
+      inner?.stop();
+      if (live) live.at.driver.unwatchGuard(live.token);
+    },
+  };
+}
+
+/** The event whose report ends an action: a left click's `click`, another button's `auxclick`, a press. */
+function lastEvent(a: Attempt): { type: string; count: number } {
+  const i = a.intent;
+  if (i.kind === 'click') return { type: i.button === 'left' ? 'click' : 'auxclick', count: i.count };
+  return { type: 'pointerdown', count: 1 };
+}
+
+const judged = (list: GuardEvent[]) => list.filter((e) => e.type !== 'mousemove');
+
 /**
- * The guard's record of one click: the page reports each judged event through a CDP binding as it
- * happens (`reported`), and the guard's own list answers too while its document lives. A click that tears
+ * The guard's record of one action: the page reports each judged event through a CDP binding as it
+ * happens (`reported`), and the guard's own list answers too while its document lives. An action that tears
  * its document down (a link, a form) leaves the reported events, which is all the verdict needs.
  */
-async function guardRecord(a: Attempt, reported: GuardEvent[]): Promise<GuardEvent[] | null> {
+async function guardRecord(a: Attempt, reported: GuardEvent[], budgetMs = EVENTS_BUDGET_MS) {
   const live = a.live;
   if (!live) return null;
   // Input reaches a cross-site iframe's process after CDP has acknowledged it: wait for the page to report
-  // the click's last event before disarming, or the guard would stand down before the events arrive.
-  const last = (a.req.button ?? 'left') === 'left' ? 'click' : 'auxclick';
-  const count = a.req.click_count ?? 1;
-  await pollUntil(() => reported.filter((e) => e.type === last).length >= count, EVENTS_BUDGET_MS, 5);
-  const local = await disarm(live.at, live.token).catch(() => null);
-  const judged = (list: GuardEvent[]) => list.filter((e) => e.type !== 'mousemove');
+  // the action's last event before disarming, or the guard would stand down before the events arrive.
+  const last = lastEvent(a);
+  const events = PageEvents.of(a.ctx.driver.page);
+  await pollUntil(
+    () => reported.filter((e) => e.type === last.type).length >= last.count || events.dialog !== null,
+    budgetMs,
+    5,
+  );
+  // A dialog the action raised after its input was acknowledged (a link meeting a beforeunload) freezes
+  // the page: its reported events are the record, and the guard is released once the dialog is answered.
+  const asked = await events.race(disarm(live.at, live.token).catch(() => null));
+  if (!asked.done) events.onDialogAnswered(() => release(live));
+  const local = asked.done ? asked.value : null;
   if (local && local.events.length >= reported.length) return judged(local.events);
   return reported.length > 0 ? judged(reported) : null;
 }
@@ -36,15 +83,22 @@ async function guardRecord(a: Attempt, reported: GuardEvent[]): Promise<GuardEve
 async function settleNavigation(driver: PageDriver, nav: NavigationRecord): Promise<void> {
   if (!nav.requested || nav.committed) return;
   const end = Date.now() + COMMIT_BUDGET_MS;
-  await pollUntil(() => Boolean(nav.committed) || driver.isClosed, COMMIT_BUDGET_MS, 20);
+  const events = PageEvents.of(driver.page);
+  await pollUntil(
+    () => Boolean(nav.committed) || driver.isClosed || events.dialog !== null,
+    COMMIT_BUDGET_MS,
+    20,
+  );
   if (nav.committed)
     await driver.page
       .waitForLoadState('domcontentloaded', { timeout: Math.max(1, end - Date.now()) })
       .catch(() => {});
 }
 
-function navigationNote(nav: NavigationRecord, what: string): string {
+function navigationNote(nav: NavigationRecord, what: string, dialogOpen: boolean): string {
   if (nav.committed) return `; ${what} then navigated to ${nav.committed}`;
+  if (nav.requested && dialogOpen)
+    return `; ${what} asked to go to ${nav.requested.url} and waits on a dialog`;
   if (nav.requested)
     return `; ${what} is navigating to ${nav.requested.url} (not committed within ${COMMIT_BUDGET_MS / 1000} s)`;
   if (nav.sameDocument) return `; ${what} moved to ${nav.sameDocument} (same document)`;
@@ -54,18 +108,15 @@ function navigationNote(nav: NavigationRecord, what: string): string {
 const moved = (n: NavigationRecord | undefined): n is NavigationRecord =>
   Boolean(n && (n.committed || n.requested || n.sameDocument));
 
-export async function afterDispatch(
-  a: Attempt,
-  reported: GuardEvent[],
-  pageNav: NavigationRecord,
-  frameNav?: NavigationRecord,
-): Promise<ClickReport> {
+/** Where the page (or the iframe that held the element) went, into report.navigation; the note for the message. */
+async function recordNavigation(a: Attempt, watch: OutcomeWatch, settle: boolean): Promise<string> {
   const { report, live } = a;
-  const events = await guardRecord(a, reported);
+  const pageNav = watch.nav.record;
+  const frameNav = watch.inner?.record;
   // The page itself navigating says more than the iframe that held the element doing so.
   const inFrame = !moved(pageNav) && moved(frameNav);
   const nav = inFrame && frameNav ? frameNav : pageNav;
-  await settleNavigation(inFrame && live ? live.at.driver : a.ctx.driver, nav);
+  if (settle) await settleNavigation(inFrame && live ? live.at.driver : a.ctx.driver, nav);
   if (moved(nav)) {
     report.navigation = {};
     if (nav.committed) report.navigation.url = nav.committed;
@@ -76,12 +127,22 @@ export async function afterDispatch(
     if (nav.requested) report.navigation.reason = nav.requested.reason;
     if (inFrame) report.navigation.frame = true;
   }
+  return navigationNote(
+    nav,
+    inFrame ? 'the iframe' : 'the page',
+    PageEvents.of(a.ctx.driver.page).dialog !== null,
+  );
+}
+
+/** The verdict from the guard's record of the events the action sent. */
+function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickReport {
+  const { report, live } = a;
+  const what = a.intent.kind === 'drag' ? 'drag' : 'click';
   const where = `CSS ${fmtPoint(report.dispatched ?? { x: 0, y: 0 })}${report.frame && report.imagePoint ? ` (frame ${report.frame} image px ${fmtPoint(report.imagePoint)})` : ''}`;
-  const went = navigationNote(nav, inFrame ? 'the iframe' : 'the page');
   if (!events || !live) {
     report.verdict = 'UNVERIFIED';
     report.landed = null;
-    report.message = `Sent the click at ${where}, but trueclick's guard recorded no event, so where it landed is not confirmed${went}. Take a new screenshot before you retry.`;
+    report.message = `Sent the ${what} at ${where}, but trueclick's guard recorded no event, so where it landed is not confirmed${went}. Take a new screenshot before you retry.`;
     return report;
   }
   const delivered = events.filter((e) => e.delivered);
@@ -101,8 +162,8 @@ export async function afterDispatch(
     report.verdict = 'STALE_TARGET';
     report.landed = null;
     report.message = changed
-      ? `Blocked in flight: between the check and the click the page changed ${changed.replace('its ', 'the ')} of ${describeHit(report.hitNow)} (the same element now shows other data); trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`
-      : `Blocked in flight: between the check and the click the page moved ${describeHit(other)} under the point; trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`;
+      ? `Blocked in flight: between the check and the ${what} the page changed ${changed.replace('its ', 'the ')} of ${describeHit(report.hitNow)} (the same element now shows other data); trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`
+      : `Blocked in flight: between the check and the ${what} the page moved ${describeHit(other)} under the point; trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`;
     return report;
   }
   if (blocked.length > 0) {
@@ -110,14 +171,15 @@ export async function afterDispatch(
     report.landed = changed ? report.hitNow : other;
     report.message = changed
       ? `Partly delivered: ${delivered.map((e) => e.type).join('/')} reached ${describeHit(report.hitNow)}, then the page changed ${changed.replace('its ', 'the ')} of it (the same element now shows other data), so trueclick stopped ${blocked.map((e) => e.type).join('/')}${late}${went}. Take a new screenshot and check the page's state.`
-      : `Partly delivered: ${delivered.map((e) => e.type).join('/')} reached ${describeHit(report.hitNow)} but ${blocked.map((e) => e.type).join('/')} would have reached ${describeHit(other)} (stopped by the guard${late})${went}. The page moved during the click; take a new screenshot and check its state.`;
+      : `Partly delivered: ${delivered.map((e) => e.type).join('/')} reached ${describeHit(report.hitNow)} but ${blocked.map((e) => e.type).join('/')} would have reached ${describeHit(other)} (stopped by the guard${late})${went}. The page moved during the ${what}; take a new screenshot and check its state.`;
     return report;
   }
-  const click = delivered.find((e) => e.type === 'click') ?? delivered.at(-1);
-  if (!click) {
+  const last = lastEvent(a).type;
+  const reached = delivered.find((e) => e.type === last) ?? delivered.at(-1);
+  if (!reached) {
     report.landed = null;
     report.verdict = 'LANDED_ELSEWHERE';
-    report.message = `Sent the click at ${where}, but no trusted event reached ${describeHit(report.hitNow)}${went}. Something intercepted it; take a new screenshot and check the page's state.`;
+    report.message = `Sent the ${what} at ${where}, but no trusted event reached ${describeHit(report.hitNow)}${went}. Something intercepted it; take a new screenshot and check the page's state.`;
     return report;
   }
   report.landed = report.hitNow;
@@ -127,7 +189,33 @@ export async function afterDispatch(
   const routed = report.routingOffset
     ? ` (Chromium routed input into this cross-site iframe off target; trueclick sent it ${fmtPoint(report.routingOffset)} CSS px over, and the guard saw it arrive on the element)`
     : '';
-  report.message = `Clicked ${describeHit(report.landed)} at ${where}${same}${routed}${went}.`;
+  const verb = what === 'drag' ? 'Pressed' : 'Clicked';
+  report.message = `${verb} ${describeHit(report.landed)} at ${where}${same}${routed}${went}.`;
+  return report;
+}
+
+export async function afterDispatch(a: Attempt, watch: OutcomeWatch): Promise<ClickReport> {
+  const events = await guardRecord(a, watch.events);
+  const went = await recordNavigation(a, watch, true);
+  return judge(a, events, went);
+}
+
+/**
+ * The action raised a JavaScript dialog before its input was acknowledged. The page is frozen until the
+ * dialog is answered (every CDP call into it waits), so the verdict comes from the events the guard reported
+ * before the page's handler opened the dialog; the guard is released when the dialog is answered.
+ */
+export async function dialogInterrupted(a: Attempt, watch: OutcomeWatch): Promise<ClickReport> {
+  const last = lastEvent(a);
+  await pollUntil(() => watch.events.filter((e) => e.type === last.type).length >= last.count, 300, 5);
+  const events = a.live && watch.events.length > 0 ? judged(watch.events) : null;
+  const went = await recordNavigation(a, watch, false);
+  const report = judge(a, events, went);
+  const dialog = PageEvents.of(a.ctx.driver.page).dialog;
+  if (dialog)
+    report.message += ` The page then opened a ${dialog.type} dialog ("${dialog.message}"): answer it with browser_handle_dialog before anything else.`;
+  if (a.live)
+    PageEvents.of(a.ctx.driver.page).onDialogAnswered(() => release(a.live as NonNullable<typeof a.live>));
   return report;
 }
 

@@ -14,8 +14,16 @@ export interface CaptureOptions {
   maxPixels?: number;
   /** A further cap on the sent image's width, px (the tool's `max_width`). */
   maxWidth?: number;
+  /**
+   * Capture only this region of the viewport (CSS px), scaled up to fill the image budget (a zoom), at most
+   * MAX_ZOOM times its device pixels.
+   */
+  region?: { x: number; y: number; width: number; height: number };
   budgetMs?: number;
 }
+
+/** How far a zoom may enlarge a region beyond its device pixels: Chromium renders it anew, not by upsampling. */
+export const MAX_ZOOM = 4;
 
 export const DEFAULT_MAX_IMAGE_EDGE = 1568;
 export const DEFAULT_MAX_PIXELS = 1_150_000;
@@ -26,6 +34,8 @@ export interface Capture {
   image: { width: number; height: number };
   /** CSS px of the viewport area the image shows (classic scrollbar included). */
   css: { width: number; height: number };
+  /** A region capture (zoom): where the image's top-left lies in the CSS viewport. */
+  origin?: { x: number; y: number };
   scroll: { x: number; y: number };
   devicePixelRatio: number;
   url: string;
@@ -97,7 +107,10 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
   const dpr = roundDpr(dprRaw);
   const vv = metrics.cssVisualViewport;
   const scroll = { x: vv.pageX, y: vv.pageY };
-  const scale = captureScale(innerW * dpr, innerH * dpr, o);
+  const area = o.region ?? { x: 0, y: 0, width: innerW, height: innerH };
+  const scale = o.region
+    ? zoomScale(area.width * dpr, area.height * dpr, o)
+    : captureScale(innerW * dpr, innerH * dpr, o);
   const url = driver.url;
   const loaderId = driver.loaderId;
   const capturedAt = Date.now();
@@ -111,7 +124,7 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
       'Page.captureScreenshot',
       {
         format: 'png',
-        clip: { x: scroll.x, y: scroll.y, width: innerW, height: innerH, scale },
+        clip: { x: scroll.x + area.x, y: scroll.y + area.y, width: area.width, height: area.height, scale },
         captureBeyondViewport: false,
       },
       left(),
@@ -146,11 +159,11 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
     doc?.contentWidth && metrics.cssContentSize.width ? doc.contentWidth / metrics.cssContentSize.width : 1;
   const frameSnaps: FrameSnapshot[] = frames.map((f) => ({ ...f, devicePerCss }));
   const snapshot = new SnapshotIndex(snap, devicePerCss, frameSnaps);
-  return {
+  const capture: Capture = {
     base64: shot.data,
     mimeType: 'image/png',
     image: { width: size.width, height: size.height },
-    css: { width: innerW, height: innerH },
+    css: { width: area.width, height: area.height },
     scroll,
     devicePixelRatio: dpr,
     url,
@@ -159,4 +172,22 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
     snapshot,
     mutationCount,
   };
+  if (o.region) capture.origin = { x: area.x, y: area.y };
+  return capture;
+}
+
+/** A zoom's scale relative to device pixels: the region fills the image budget, up to MAX_ZOOM. */
+export function zoomScale(deviceW: number, deviceH: number, o: CaptureOptions): number {
+  const edge = o.maxImageEdge || DEFAULT_MAX_IMAGE_EDGE;
+  const maxPixels = o.maxPixels ?? DEFAULT_MAX_PIXELS;
+  let s = Math.min(MAX_ZOOM, edge / Math.max(deviceW, deviceH), Math.sqrt(maxPixels / (deviceW * deviceH)));
+  if (o.maxWidth && o.maxWidth > 0) s = Math.min(s, o.maxWidth / deviceW);
+  // Whole pixels that stay inside the budget once Chromium rounds the other side.
+  let w = Math.floor(deviceW * s);
+  while (
+    w > 1 &&
+    (w * Math.ceil((deviceH * w) / deviceW) > maxPixels || Math.ceil((deviceH * w) / deviceW) > edge)
+  )
+    w--;
+  return w / deviceW;
 }

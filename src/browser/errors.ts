@@ -1,18 +1,34 @@
+import { type ErrorKind, TrueclickError } from '../geometry/index.js';
+
+export type BrowserErrorCode =
+  | 'NO_BROWSER'
+  | 'LAUNCH_FAILED'
+  | 'CONNECT_FAILED'
+  | 'TIMEOUT'
+  | 'PAGE_CLOSED'
+  | 'CAPTURE_FAILED'
+  | 'NAVIGATION_FAILED'
+  | 'CANCELLED'
+  | 'CDP_ERROR';
+
+const KIND: Record<BrowserErrorCode, ErrorKind> = {
+  NO_BROWSER: 'browser_gone',
+  LAUNCH_FAILED: 'browser_gone',
+  CONNECT_FAILED: 'browser_gone',
+  PAGE_CLOSED: 'browser_gone',
+  TIMEOUT: 'timeout',
+  NAVIGATION_FAILED: 'bad_input',
+  CANCELLED: 'bad_input',
+  CAPTURE_FAILED: 'internal',
+  CDP_ERROR: 'internal',
+};
+
 /** A browser-side failure the agent can act on: `hint` says what to do next. */
-export class BrowserError extends Error {
-  constructor(
-    readonly code:
-      | 'NO_BROWSER'
-      | 'LAUNCH_FAILED'
-      | 'CONNECT_FAILED'
-      | 'TIMEOUT'
-      | 'PAGE_CLOSED'
-      | 'CAPTURE_FAILED'
-      | 'CDP_ERROR',
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
+export class BrowserError extends TrueclickError {
+  declare readonly code: BrowserErrorCode;
+
+  constructor(code: BrowserErrorCode, problem: string, hint: string) {
+    super(code, problem, hint, undefined, KIND[code]);
     this.name = 'BrowserError';
   }
 }

@@ -30,6 +30,8 @@ function guardMain(
     x: number;
     y: number;
     token: string;
+    /** A drag: only the press is judged; the moves, the release and the drop go wherever the drag goes. */
+    pressOnly: boolean;
     armedAt: number;
     expires: number;
     events: Array<{
@@ -158,6 +160,9 @@ function guardMain(
       report(a, e);
       return;
     }
+    // A drag stands down once its press reached the element; until then (and if the press was stopped)
+    // everything is judged, so the release of a stopped press cannot click something else.
+    if (a.pressOnly && a.events.some((e) => e.delivered && e.type !== 'mousemove')) return;
     // Judged wherever it lands: an event away from the armed point is the browser delivering the click
     // somewhere else (it does, into cross-site iframes, after a screenshot), not a reason to let it through.
     const path = ev.composedPath();
@@ -254,7 +259,7 @@ function guardMain(
     canonical: (el: Element) => kit().canonical(el),
     deepAt,
     composedContains,
-    arm: (el: Element, x: number, y: number, ms: number, token: string) => {
+    arm: (el: Element, x: number, y: number, ms: number, token: string, pressOnly: boolean) => {
       const now = performance.now();
       state.armed?.shadowWatch?.disconnect();
       let rec: Element | null = null;
@@ -271,6 +276,7 @@ function guardMain(
         x,
         y,
         token,
+        pressOnly,
         armedAt: now,
         expires: now + ms,
         events: [],
@@ -309,7 +315,7 @@ export const GUARD_SOURCE = `(${guardMain.toString()})(${identityKit.toString()}
  * shadow tree stands for its host), read its facts and arm the guard for it. `retargeted` tells the caller
  * that the armed element is not `this`, so its backendNodeId must be looked up.
  */
-export const INSPECT_AND_ARM = `function (x, y, ms, selector, token) {
+export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly) {
   const g = window.__trueclick;
   const el = g.canonical(g.owner(this));
   const f = g.facts(el);
@@ -320,7 +326,7 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token) {
   if (!f.underPoint && top) f.onTop = g.facts(top);
   f.mutations = g.mutations();
   // ms 0: look only (browser_point, or a second look that may not be adopted); an arming stays as it is.
-  f.armedAt = ms > 0 ? g.arm(el, x, y, ms, token) : performance.now();
+  f.armedAt = ms > 0 ? g.arm(el, x, y, ms, token, !!pressOnly) : performance.now();
   return f;
 }`;
 

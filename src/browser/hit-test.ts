@@ -106,7 +106,7 @@ export async function inspectAndArm(
   driver: PageDriver,
   point: Point,
   scroll: Point,
-  opts: { armMs: number; selector?: string },
+  opts: ArmOptions,
 ): Promise<LiveFacts | null> {
   const target = await locate(driver, point, scroll);
   return target ? armOn(target, opts) : null;
@@ -117,10 +117,15 @@ export async function inspectAndArm(
  * the element is what a click at the point would reach. Used directly for mark clicks, which target an
  * element by identity.
  */
-export async function armOn(
-  target: LiveTarget,
-  opts: { armMs: number; selector?: string },
-): Promise<LiveFacts | null> {
+export interface ArmOptions {
+  /** How long the guard stays armed; 0 = look only. */
+  armMs: number;
+  selector?: string | undefined;
+  /** A drag: judge only the press. */
+  pressOnly?: boolean;
+}
+
+export async function armOn(target: LiveTarget, opts: ArmOptions): Promise<LiveFacts | null> {
   const { driver, frameId, local } = target;
   const executionContextId = await driver.isolatedWorld(frameId);
   const objectId = await driver
@@ -142,6 +147,7 @@ export async function armOn(
       { value: opts.armMs },
       { value: opts.selector ?? null },
       { value: token },
+      { value: opts.pressOnly ?? false },
     ],
     returnByValue: true,
   });

@@ -1,63 +1,183 @@
-import type { PageDriver } from './page-driver.js';
+import type { InputOutcome, PageDriver } from './page-driver.js';
 
-/** Trusted mouse events, each awaited: pipelined CDP input is not ordered against checks (baselines.md). */
+type Point = { x: number; y: number };
+export type MouseButton = 'left' | 'right' | 'middle' | 'back' | 'forward';
+export type Modifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
+
+/** CDP's bitmasks: Input.dispatchMouseEvent `modifiers` and `buttons`. */
+const MODIFIER_BITS: Record<Modifier, number> = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4, back: 8, forward: 16 };
+
+export const modifierMask = (mods: readonly Modifier[] = []) =>
+  mods.reduce((m, k) => m | MODIFIER_BITS[k], 0);
+
+export interface ClickOptions {
+  button?: MouseButton;
+  clickCount?: number;
+  modifiers?: readonly Modifier[];
+}
+
+/**
+ * Trusted mouse events, each awaited: pipelined CDP input is not ordered against checks (baselines.md).
+ * Stops at the first event that raised a dialog: the rest would wait for it to be answered.
+ */
 export async function dispatchClick(
   driver: PageDriver,
-  p: { x: number; y: number },
-  opts: { button?: 'left' | 'right' | 'middle'; clickCount?: number } = {},
-): Promise<void> {
+  p: Point,
+  opts: ClickOptions = {},
+): Promise<InputOutcome> {
   const button = opts.button ?? 'left';
   const clickCount = opts.clickCount ?? 1;
+  const modifiers = modifierMask(opts.modifiers);
   for (let i = 1; i <= clickCount; i++) {
-    await driver.send('Input.dispatchMouseEvent', {
-      type: 'mousePressed',
-      x: p.x,
-      y: p.y,
-      button,
-      clickCount: i,
-      buttons: 1,
-    });
-    await driver.send('Input.dispatchMouseEvent', {
-      type: 'mouseReleased',
-      x: p.x,
-      y: p.y,
-      button,
-      clickCount: i,
-      buttons: 0,
-    });
+    for (const type of ['mousePressed', 'mouseReleased'] as const) {
+      const out = await driver.input('Input.dispatchMouseEvent', {
+        type,
+        x: p.x,
+        y: p.y,
+        button,
+        clickCount: i,
+        buttons: type === 'mousePressed' ? BUTTON_BITS[button] : 0,
+        modifiers,
+      });
+      if (!out.sent) return out;
+    }
   }
+  return { sent: true };
 }
 
 /**
  * Hover first, before the check: an awaited mouseMoved waits for a rendered frame (tens of ms here), which
  * must not sit inside the check → press window.
  */
-export async function moveMouse(driver: PageDriver, p: { x: number; y: number }): Promise<void> {
-  await driver.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'none' });
+export async function moveMouse(
+  driver: PageDriver,
+  p: Point,
+  modifiers?: readonly Modifier[],
+): Promise<void> {
+  await driver.send('Input.dispatchMouseEvent', {
+    type: 'mouseMoved',
+    x: p.x,
+    y: p.y,
+    button: 'none',
+    modifiers: modifierMask(modifiers),
+  });
+}
+
+/** Pause between the moves of a drag: SortableJS ignores dragover for 30 ms after each swap it makes. */
+const DRAG_PAUSE_MS = 40;
+/** Moves along each leg of a drag. */
+const DRAG_STEPS = 6;
+
+/**
+ * The rest of a drag whose press was already sent: with the left button held, a short first move (past
+ * the libraries' drag thresholds, so the drag starts where it was pressed), then paced moves along `via` to
+ * `to`, a nudge there so the drop target sees dragover, then the release. Native HTML5 drag and drop follows
+ * these plain mouse events in this Chromium (dragstart … drop, no interception), and so do pointer-event
+ * libraries.
+ */
+export async function dragTo(
+  driver: PageDriver,
+  from: Point,
+  to: Point,
+  opts: {
+    via?: readonly Point[];
+    modifiers?: readonly Modifier[];
+    beforeRelease?: () => Promise<void>;
+    /** Keep the button down at the end (a model's left_mouse_down … left_mouse_up across actions). */
+    hold?: boolean;
+  } = {},
+): Promise<InputOutcome> {
+  const modifiers = modifierMask(opts.modifiers);
+  const move = (p: Point) =>
+    driver.input('Input.dispatchMouseEvent', {
+      type: 'mouseMoved',
+      x: p.x,
+      y: p.y,
+      button: 'left',
+      buttons: BUTTON_BITS.left,
+      modifiers,
+    });
+  const pause = () => new Promise((r) => setTimeout(r, DRAG_PAUSE_MS));
+  const first = opts.via?.[0] ?? to;
+  const d = Math.hypot(first.x - from.x, first.y - from.y) || 1;
+  const start = { x: from.x + ((first.x - from.x) * 6) / d, y: from.y + ((first.y - from.y) * 6) / d };
+  const path: Point[] = [start];
+  const legs = [start, ...(opts.via ?? []), to];
+  for (let leg = 1; leg < legs.length; leg++) {
+    const a = legs[leg - 1] as Point;
+    const b = legs[leg] as Point;
+    for (let i = 1; i <= DRAG_STEPS; i++)
+      path.push({ x: a.x + ((b.x - a.x) * i) / DRAG_STEPS, y: a.y + ((b.y - a.y) * i) / DRAG_STEPS });
+  }
+  path.push({ x: to.x + 1, y: to.y + 1 }, to);
+  for (const p of path) {
+    const out = await move(p);
+    if (!out.sent) return out;
+    await pause();
+  }
+  await opts.beforeRelease?.();
+  if (opts.hold) return { sent: true };
+  return releaseAt(driver, to, opts.modifiers);
+}
+
+/** The press of a drag (or of a model's left_mouse_down). */
+export function pressAt(
+  driver: PageDriver,
+  p: Point,
+  modifiers?: readonly Modifier[],
+): Promise<InputOutcome> {
+  return driver.input('Input.dispatchMouseEvent', {
+    type: 'mousePressed',
+    x: p.x,
+    y: p.y,
+    button: 'left',
+    clickCount: 1,
+    buttons: BUTTON_BITS.left,
+    modifiers: modifierMask(modifiers),
+  });
+}
+
+export function releaseAt(
+  driver: PageDriver,
+  p: Point,
+  modifiers?: readonly Modifier[],
+): Promise<InputOutcome> {
+  return driver.input('Input.dispatchMouseEvent', {
+    type: 'mouseReleased',
+    x: p.x,
+    y: p.y,
+    button: 'left',
+    clickCount: 1,
+    buttons: 0,
+    modifiers: modifierMask(modifiers),
+  });
 }
 
 export async function wheel(
   driver: PageDriver,
-  at: { x: number; y: number },
+  at: Point,
   dx: number,
   dy: number,
-): Promise<void> {
-  await driver.send('Input.dispatchMouseEvent', {
+  modifiers?: readonly Modifier[],
+): Promise<InputOutcome> {
+  return driver.input('Input.dispatchMouseEvent', {
     type: 'mouseWheel',
     x: at.x,
     y: at.y,
     deltaX: dx,
     deltaY: dy,
+    modifiers: modifierMask(modifiers),
   });
 }
 
-export async function currentScroll(driver: PageDriver): Promise<{ x: number; y: number }> {
+export async function currentScroll(driver: PageDriver): Promise<Point> {
   const m = await driver.send('Page.getLayoutMetrics', {});
   return { x: m.cssVisualViewport.pageX, y: m.cssVisualViewport.pageY };
 }
 
 /** Waits until two readings of the scroll offset agree (a wheel scroll may animate). */
-export async function settledScroll(driver: PageDriver, budgetMs = 1500): Promise<{ x: number; y: number }> {
+export async function settledScroll(driver: PageDriver, budgetMs = 1500): Promise<Point> {
   const end = Date.now() + budgetMs;
   let last = await currentScroll(driver);
   while (Date.now() < end) {

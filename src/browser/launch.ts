@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { findChromium } from './chromium-path.js';
 import { BrowserError } from './errors.js';
 import { PageDriver } from './page-driver.js';
@@ -33,9 +33,23 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 export interface BrowserHandle {
   browser: Browser;
   context: BrowserContext;
+  /** The first tab's driver. */
   driver: PageDriver;
   attached: boolean;
+  /** A driver for another tab of the context (one the page opened, or browser_tabs new), set up like the first. */
+  driverFor(page: Page): Promise<PageDriver>;
   close(): Promise<void>;
+}
+
+/** A CDP session of our own on the page, with the viewport and scale factor the session runs at. */
+async function driverWith(
+  context: BrowserContext,
+  page: Page,
+  metrics: { width: number; height: number; deviceScaleFactor: number } | null,
+): Promise<PageDriver> {
+  const cdp = await context.newCDPSession(page);
+  if (metrics) await cdp.send('Emulation.setDeviceMetricsOverride', { ...metrics, mobile: false });
+  return PageDriver.create(page, cdp);
 }
 
 export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHandle> {
@@ -67,17 +81,15 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
     // viewport:null keeps Playwright's own emulation out: a screenshot taken over our CDP session would not
     // follow emulation set by Playwright's session (research/baselines.md), so our session owns it.
     const context = await browser.newContext({ viewport: null });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setDeviceMetricsOverride', {
+    const metrics = {
       width: viewport.width,
       height: viewport.height,
       // 0 keeps the real scale factor of the window: the `real` world, where CSS viewports can be fractional.
       deviceScaleFactor: real ? 0 : (opts.deviceScaleFactor ?? 1),
-      mobile: false,
-    });
-    const driver = await PageDriver.create(page, cdp);
-    return { browser, context, driver, attached: false, close: () => browser.close() };
+    };
+    const driverFor = (page: Page) => driverWith(context, page, metrics);
+    const driver = await driverFor(await context.newPage());
+    return { browser, context, driver, attached: false, driverFor, close: () => browser.close() };
   } catch (err) {
     // A browser we started and cannot use must not outlive the call (serve retries on every tool call).
     await browser.close().catch(() => {});
@@ -105,17 +117,27 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
   }
   const context = browser.contexts()[0] ?? (await browser.newContext());
   const page: Page = context.pages()[0] ?? (await context.newPage());
-  const cdp: CDPSession = await context.newCDPSession(page);
-  if (opts.deviceScaleFactor !== undefined || opts.viewport) {
-    const vp = opts.viewport ?? DEFAULT_VIEWPORT;
-    await cdp.send('Emulation.setDeviceMetricsOverride', {
-      width: vp.width,
-      height: vp.height,
-      deviceScaleFactor: opts.deviceScaleFactor ?? 0,
-      mobile: false,
-    });
-  }
-  const driver = await PageDriver.create(page, cdp);
+  const vp = opts.viewport ?? DEFAULT_VIEWPORT;
+  const metrics =
+    opts.deviceScaleFactor !== undefined || opts.viewport
+      ? { width: vp.width, height: vp.height, deviceScaleFactor: opts.deviceScaleFactor ?? 0 }
+      : null;
+  const drivers: PageDriver[] = [];
+  const driverFor = async (p: Page) => {
+    const d = await driverWith(context, p, metrics);
+    drivers.push(d);
+    return d;
+  };
+  const driver = await driverFor(page);
   // Attached: the user's browser stays open when we go.
-  return { browser, context, driver, attached: true, close: async () => driver.detach() };
+  return {
+    browser,
+    context,
+    driver,
+    attached: true,
+    driverFor,
+    close: async () => {
+      await Promise.all(drivers.map((d) => d.detach()));
+    },
+  };
 }

@@ -3,6 +3,8 @@ import type { CDPSession, Page } from 'playwright-core';
 import { BrowserError, isTargetClosed, withBudget } from './errors.js';
 import { GUARD_BINDING, GUARD_SOURCE, GUARD_WORLD } from './guard-script.js';
 import type { GuardEvent } from './hit-test.js';
+import { moveTab, NAVIGATION_TIMEOUT_MS } from './navigation.js';
+import { type DialogInfo, PageEvents } from './page-events.js';
 
 export const CDP_BUDGET_MS = 5_000;
 
@@ -20,7 +22,12 @@ export interface NavigationRecord {
   committed?: string;
   /** history.pushState / replaceState / a fragment: the URL the page moved to without a new document. */
   sameDocument?: string;
+  /** The frame asked for a new tab or window (a target=_blank link, window.open): its URL. */
+  opened?: string;
 }
+
+/** What happened to one input command: it was acknowledged, or a dialog opened before it could be. */
+export type InputOutcome = { sent: true } | { sent: false; dialog: DialogInfo };
 
 /**
  * One page driven over one CDP session: the session that sets emulation also captures (a second session
@@ -40,6 +47,8 @@ export class PageDriver {
   private readonly guardEvents = new Map<string, GuardEvent[]>();
   private readonly navWatches = new Map<NavigationRecord, string | undefined>();
   private closed = false;
+  /** How many times the page asked for a new tab or window (Page.windowOpen): a popup may follow. */
+  windowOpens = 0;
 
   private constructor(
     readonly page: Page,
@@ -67,7 +76,13 @@ export class PageDriver {
       this.url = e.frame.url;
     });
     cdp.on('Page.frameRequestedNavigation', (e) => {
+      // A link with target=_blank asks for another tab: this frame stays where it is.
+      if (e.disposition !== 'currentTab') return;
       for (const w of watching(e.frameId)) w.requested = { url: e.url, reason: e.reason };
+    });
+    cdp.on('Page.windowOpen', (e) => {
+      this.windowOpens++;
+      for (const w of this.navWatches.keys()) w.opened = e.url;
     });
     cdp.on('Page.navigatedWithinDocument', (e) => {
       for (const w of watching(e.frameId)) w.sameDocument = e.url;
@@ -183,6 +198,19 @@ export class PageDriver {
     }
   }
 
+  /**
+   * Sends one input command, racing the page's dialogs: a dialog that the input raised (a confirm() in a
+   * click handler, a beforeunload) holds the command's acknowledgement until it is answered, so the call
+   * returns as soon as the dialog opens and the command settles in the background.
+   */
+  async input<M extends keyof ProtocolMapping.Commands & `Input.${string}`>(
+    method: M,
+    params: ParamsOf<M>,
+  ): Promise<InputOutcome> {
+    const r = await PageEvents.of(this.page).race(this.send(method, params));
+    return r.done ? { sent: true } : { sent: false, dialog: r.dialog };
+  }
+
   /** The execution context of trueclick's isolated world in a frame of this session (created on demand). */
   async isolatedWorld(frameId = this.mainFrameId): Promise<number> {
     const known = this.worlds.get(frameId);
@@ -206,18 +234,15 @@ export class PageDriver {
     return r.result.value as T;
   }
 
-  async navigate(url: string, timeoutMs = 30_000): Promise<void> {
-    try {
-      await this.page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
-    } catch (err) {
-      if (isTargetClosed(err))
-        throw new BrowserError('PAGE_CLOSED', 'The tab closed during navigation', 'Retry.');
+  /** Opens a URL and waits for its load (browser_navigate goes through moveTab for dialogs and cancelling). */
+  async navigate(url: string, timeoutMs = NAVIGATION_TIMEOUT_MS): Promise<void> {
+    const r = await moveTab(this, 'goto', { url, timeoutMs });
+    if (r.dialog)
       throw new BrowserError(
         'CDP_ERROR',
-        `Navigation to ${url} failed: ${(err as Error).message.split('\n')[0]}`,
-        'Check the URL (include http:// or https://) and that the site is reachable.',
+        `Leaving ${this.url} raised a ${r.dialog.type} dialog`,
+        'Answer it first.',
       );
-    }
   }
 
   async detach(): Promise<void> {

@@ -40,7 +40,11 @@ browserOptions(
     .option('--http <port>', 'serve streamable HTTP on this port instead of stdio', parseNonNegativeInt)
     .option('--host <host>', 'address to bind with --http (default 127.0.0.1)')
     .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)')
-    .option('--shared', 'with --http: one browser and one set of frames for all clients'),
+    .option('--shared', 'with --http: one browser and one set of frames for all clients')
+    .option(
+      '--upload-dir <dir>',
+      'the only folder browser_file_upload takes files from (default: the working directory)',
+    ),
 ).action(async (o) => {
   const { serve } = await import('./serve.js');
   await serve(flags(o));

@@ -33,6 +33,7 @@ export interface BrowserFlags {
   scaleSource?: 'emulated' | 'real';
   hideScrollbars?: boolean;
   maxImageEdge?: number;
+  uploadDir?: string;
 }
 
 export function sessionOptions(f: BrowserFlags): SessionOptions {
@@ -45,5 +46,6 @@ export function sessionOptions(f: BrowserFlags): SessionOptions {
   if (f.scaleSource) o.scaleSource = f.scaleSource;
   if (f.hideScrollbars) o.hideScrollbars = true;
   if (f.maxImageEdge !== undefined) o.maxImageEdge = f.maxImageEdge;
+  if (f.uploadDir) o.uploadDir = f.uploadDir;
   return o;
 }

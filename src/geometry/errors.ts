@@ -34,22 +34,47 @@ export type GeometryErrorCode =
   | 'IMAGE_BAD_HEADER'
   | 'DIAGNOSE_INPUT';
 
-export class GeometryError extends Error {
-  readonly code: GeometryErrorCode;
+/**
+ * What kind of failure an error is, so an agent knows whether to change its input (`bad_input`), answer
+ * what the page holds open first (`blocked`: a dialog, a file chooser), start the browser or tab again
+ * (`browser_gone`), wait and retry (`timeout`) or report a defect (`internal`).
+ */
+export type ErrorKind = 'bad_input' | 'blocked' | 'browser_gone' | 'timeout' | 'internal';
+
+/**
+ * The one base of every error trueclick shows an agent (geometry, native action formats, actions, browser):
+ * a stable `code` for programs, what was wrong (`problem`) and what to do instead (`hint`), the request field
+ * it is about, and its kind.
+ */
+export class TrueclickError extends Error {
   /** What was wrong: the first half of `message`. */
   readonly problem: string;
-  /** What to pass instead: the second half of `message`, kept apart for UIs that show it separately. */
+  /** What to do instead: the second half of `message`, kept apart for UIs that show it separately. */
   readonly hint: string;
   /** The request field the problem is in, when there is one (e.g. 'box', 'units', 'model_output'). */
   readonly field: string | undefined;
 
-  constructor(code: GeometryErrorCode, problem: string, hint: string, field?: string) {
+  constructor(
+    readonly code: string,
+    problem: string,
+    hint: string,
+    field?: string,
+    readonly kind: ErrorKind = 'bad_input',
+  ) {
     super(`${problem} ${hint}`);
-    this.name = 'GeometryError';
-    this.code = code;
+    this.name = 'TrueclickError';
     this.problem = problem;
     this.hint = hint;
     this.field = field;
+  }
+}
+
+export class GeometryError extends TrueclickError {
+  declare readonly code: GeometryErrorCode;
+
+  constructor(code: GeometryErrorCode, problem: string, hint: string, field?: string) {
+    super(code, problem, hint, field);
+    this.name = 'GeometryError';
   }
 }
 

@@ -13,6 +13,11 @@ export interface FrameGeometry {
   scroll: { x: number; y: number };
   /** CSS px from the screen origin to the viewport origin, for space 'screen'. */
   windowOffset?: { x: number; y: number };
+  /**
+   * Where the image's top-left corner lies in the CSS viewport. A zoom frame shows a region of the viewport,
+   * not all of it; absent = (0, 0), the whole viewport.
+   */
+  origin?: { x: number; y: number };
   devicePixelRatio: number;
 }
 
@@ -83,7 +88,16 @@ export function validateFrame(frame: unknown): FrameGeometry {
     const [x, y] = readPair(frame, 'windowOffset', 'x', 'y', false);
     out.windowOffset = { x, y };
   }
+  if (frame.origin !== undefined) {
+    const [x, y] = readPair(frame, 'origin', 'x', 'y', false);
+    out.origin = { x, y };
+  }
   return out;
+}
+
+/** The CSS viewport point at the image's top-left corner. */
+export function frameOrigin(frame: FrameGeometry): { x: number; y: number } {
+  return frame.origin ?? { x: 0, y: 0 };
 }
 
 /** The size at which the client showed the frame image (shown_width/shown_height, the missing one proportional). */

@@ -28,8 +28,8 @@ export {
   type Units,
 } from './conventions.js';
 export { type Diagnosis, type DiagnosisVerdict, diagnose, MIN_SAMPLES } from './diagnose.js';
-export { GeometryError, type GeometryErrorCode } from './errors.js';
-export { type FrameGeometry, modelImageSize, shownSize, validateFrame } from './frame.js';
+export { type ErrorKind, GeometryError, type GeometryErrorCode, show, TrueclickError } from './errors.js';
+export { type FrameGeometry, frameOrigin, modelImageSize, shownSize, validateFrame } from './frame.js';
 export { type ImageSize, imageSize } from './image-size.js';
 export { type CssBox, toConvention, toConventionBox } from './inverse.js';
 export { BIN_COUNT, type XY } from './mapping.js';

@@ -4,7 +4,7 @@
 
 import { type Convention, isRelative, RELATIVE_EXTENT } from './conventions.js';
 import { GeometryError } from './errors.js';
-import { type FrameGeometry, modelImageSize } from './frame.js';
+import { type FrameGeometry, frameOrigin, modelImageSize } from './frame.js';
 
 export interface XY {
   x: number;
@@ -101,9 +101,13 @@ export function forward(
     }
     if (convention.origin === 'bottom-left') y = requireFrame(frame, convention).css.height - y;
     if (frame === undefined) return { css: { x, y } };
+    const o = frameOrigin(frame);
     return {
       css: { x, y },
-      image: { x: (x / frame.css.width) * frame.image.width, y: (y / frame.css.height) * frame.image.height },
+      image: {
+        x: ((x - o.x) / frame.css.width) * frame.image.width,
+        y: ((y - o.y) / frame.css.height) * frame.image.height,
+      },
     };
   }
   const f = requireFrame(frame, convention);
@@ -111,8 +115,9 @@ export function forward(
   const u = toFraction(p.x, extent.x, convention);
   let v = toFraction(p.y, extent.y, convention);
   if (convention.origin === 'bottom-left') v = 1 - v;
+  const o = frameOrigin(f);
   return {
-    css: { x: u * f.css.width, y: v * f.css.height },
+    css: { x: o.x + u * f.css.width, y: o.y + v * f.css.height },
     image: { x: u * f.image.width, y: v * f.image.height },
   };
 }
@@ -135,8 +140,9 @@ export function inverse(css: XY, convention: Convention, frame: FrameGeometry | 
   }
   const f = requireFrame(frame, convention);
   const extent = imageExtent(convention, f);
-  const u = css.x / f.css.width;
-  let v = css.y / f.css.height;
+  const o = frameOrigin(f);
+  const u = (css.x - o.x) / f.css.width;
+  let v = (css.y - o.y) / f.css.height;
   if (convention.origin === 'bottom-left') v = 1 - v;
   return { x: fromFraction(u, extent.x, convention), y: fromFraction(v, extent.y, convention) };
 }

@@ -3,7 +3,7 @@
 
 import { type Convention, RELATIVE_EXTENT } from './conventions.js';
 import { GeometryError, show } from './errors.js';
-import { type FrameGeometry, validateFrame } from './frame.js';
+import { type FrameGeometry, frameOrigin, validateFrame } from './frame.js';
 import { forward, imageExtent, requireFrame, type XY } from './mapping.js';
 import { parseModelOutput } from './parse.js';
 import type { Grammar, PresetName } from './presets.js';
@@ -21,6 +21,8 @@ export interface ResolvedPoint {
   values: number[];
   /** Which output form model_output was read as. */
   grammar?: Grammar;
+  /** For a box: its corners in CSS viewport px (left, top, right, bottom). */
+  cssBox?: { x1: number; y1: number; x2: number; y2: number };
 }
 
 interface Target {
@@ -187,7 +189,10 @@ function checkRange(
   if (convention.units === 'css') {
     if (frame === undefined) return;
     // Checked in viewport space: that is where the click must land.
-    const cssPoints = points.map((p) => forward(p, convention, frame).css);
+    const o = frameOrigin(frame);
+    const cssPoints = points
+      .map((p) => forward(p, convention, frame).css)
+      .map((p) => ({ x: p.x - o.x, y: p.y - o.y }));
     const w = frame.css.width;
     const h = frame.css.height;
     const tol = 1e-9 * Math.max(w, h, 1);
@@ -258,6 +263,18 @@ export function resolveRequest(req: TargetRequest, frame?: FrameGeometry): Resol
   const mapped = forward(centre, convention, f);
   const out: ResolvedPoint = { css: mapped.css, convention, kind: target.kind, values: target.values };
   if (mapped.image !== undefined) out.image = mapped.image;
+  const [a, b] = corners;
+  if (target.kind === 'box' && a && b) {
+    const p = forward(a, convention, f).css;
+    const q = forward(b, convention, f).css;
+    // A bottom-left origin flips y: the box's top is the smaller CSS y either way.
+    out.cssBox = {
+      x1: Math.min(p.x, q.x),
+      y1: Math.min(p.y, q.y),
+      x2: Math.max(p.x, q.x),
+      y2: Math.max(p.y, q.y),
+    };
+  }
   if (target.grammar !== undefined) out.grammar = target.grammar;
   return out;
 }

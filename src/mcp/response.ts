@@ -1,7 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ActionError } from '../actions/errors.js';
-import { BrowserError } from '../browser/errors.js';
-import { GeometryError } from '../geometry/index.js';
+import { type ErrorKind, TrueclickError } from '../geometry/index.js';
 
 /** Builds tool results: text for the model first, the same facts as structuredContent for programs. */
 export class ResponseBuilder {
@@ -15,6 +13,12 @@ export class ResponseBuilder {
     return this;
   }
 
+  /** A line that goes before everything else (a notice the agent must read first). */
+  lead(text: string): this {
+    this.lines.unshift(text);
+    return this;
+  }
+
   image(data: string, mimeType: string): this {
     this.images.push({ data, mimeType });
     return this;
@@ -22,6 +26,12 @@ export class ResponseBuilder {
 
   structuredContent(value: object): this {
     this.structured = value as Record<string, unknown>;
+    return this;
+  }
+
+  /** Adds fields to the structuredContent. */
+  merge(value: Record<string, unknown>): this {
+    this.structured = { ...(this.structured ?? {}), ...value };
     return this;
   }
 
@@ -43,39 +53,52 @@ export class ResponseBuilder {
   }
 }
 
-/** The empty click shape, so that a refused input reads like every other click result. */
-export const NO_CLICK = {
-  dispatched: null,
-  hitNow: null,
-  hitAtCapture: null,
-  mutationsSinceFrame: null,
-  frameAgeMs: null,
-};
+/** The verdict of a call that failed before or instead of acting, by what kind of failure it was. */
+export const ERROR_VERDICTS = {
+  bad_input: 'BAD_INPUT',
+  blocked: 'BLOCKED',
+  browser_gone: 'BROWSER_GONE',
+  timeout: 'TIMEOUT',
+  internal: 'INTERNAL_ERROR',
+} as const satisfies Record<ErrorKind, string>;
 
-/** Known failures become an error result that says what was wrong and what to do; others are rethrown. */
-export function errorResult(err: unknown, shape: Record<string, unknown> = {}): CallToolResult {
-  if (err instanceof GeometryError || err instanceof ActionError || err instanceof BrowserError) {
-    const field = err instanceof BrowserError ? undefined : err.field;
-    const text =
-      err instanceof GeometryError
-        ? `Error (${err.code}): ${err.message}`
-        : `Error (${err.code}): ${err.message} ${err.hint}`;
-    return new ResponseBuilder()
-      .line(`${text}\nNothing was clicked.`)
-      .structuredContent({
-        ...shape,
-        verdict: 'BAD_INPUT',
-        error: { code: err.code, message: err.message, hint: err.hint, ...(field ? { field } : {}) },
-      })
-      .isError()
-      .build();
-  }
-  const message = err instanceof Error ? err.message : String(err);
+export type ErrorVerdict = (typeof ERROR_VERDICTS)[ErrorKind];
+
+/**
+ * Any throw as the one refusal shape: `{verdict, message, error: {code, kind, message, hint, field?}}`, with
+ * `isError`. A known error says what was wrong and what to do; anything else is an internal error.
+ */
+export function errorResult(
+  err: unknown,
+  undone: string,
+  shape: Record<string, unknown> = {},
+): CallToolResult {
+  const known =
+    err instanceof TrueclickError
+      ? err
+      : new TrueclickError(
+          'INTERNAL',
+          `trueclick failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+          'Retry; if it persists, take a new screenshot or navigate again, and report it.',
+          undefined,
+          'internal',
+        );
+  const verdict = ERROR_VERDICTS[known.kind];
+  const message = `Error (${known.code}): ${known.problem} ${known.hint}`;
   return new ResponseBuilder()
-    .line(
-      `Error: ${message}\nNothing was clicked. Retry; if it persists, take a new screenshot or navigate again.`,
-    )
-    .structuredContent({ ...shape, verdict: 'BAD_INPUT', error: { code: 'INTERNAL', message } })
+    .line(`${message}${undone ? `\n${undone}` : ''}`)
+    .structuredContent({
+      ...shape,
+      verdict,
+      message,
+      error: {
+        code: known.code,
+        kind: known.kind,
+        message: known.problem,
+        hint: known.hint,
+        ...(known.field ? { field: known.field } : {}),
+      },
+    })
     .isError()
     .build();
 }

@@ -52,6 +52,7 @@ export interface FrameInfo {
   scroll: { x: number; y: number };
   devicePixelRatio: number;
   cssPerImagePx: { x: number; y: number };
+  url?: string;
 }
 
 /** Screenshot and return the frame; the caller converts CSS truth to this image's px like a model would read it. */

@@ -33,7 +33,7 @@ describe('library: the session the MCP tools use', () => {
     assert.equal(srv.hits({ run: 'nan', type: 'click' }).length, 0);
   });
 
-  test('a closed tab: the click is refused with what to do, the next call relaunches and says so', async () => {
+  test('a closed tab: the click is refused with what to do, the next call opens a new tab and says so', async () => {
     await session.navigate(srv.url('/approve', { run: 'closed' }));
     const shot = await session.screenshot();
     const driver = await session.driver();
@@ -41,7 +41,7 @@ describe('library: the session the MCP tools use', () => {
     // The frame belongs to a tab that is gone: refused, never clicked somewhere else.
     await assert.rejects(
       session.click({ frame: shot.frame.id, x: 10, y: 10 }),
-      /can no longer be used: the tab or browser closed/,
+      /can no longer be used: the tab it shows closed/,
     );
     assert.match(session.takeNotice() ?? '', /started a new one/);
     await session.navigate(srv.url('/approve', { run: 'closed-2' }));

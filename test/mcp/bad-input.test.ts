@@ -20,7 +20,7 @@ after(async () => {
 interface Refusal {
   verdict: string;
   dispatched: null;
-  error?: { code: string; message: string; hint: string; field?: string };
+  error?: { code: string; kind: string; message: string; hint: string; field?: string };
 }
 
 /** Opens /approve with a fresh run label and returns its frame. */
@@ -34,11 +34,11 @@ async function refused(label: string, args: Record<string, unknown>, code: RegEx
   const r = await mcp.call('browser_click', args);
   assert.equal(r.isError, true, `refused: ${text(r)}`);
   assert.match(text(r), says);
-  if (r.structuredContent) {
-    const s = structured<Refusal>(r);
-    assert.equal(s.dispatched, null);
-    assert.match(s.error?.code ?? s.verdict, code, text(r));
-  }
+  // Every refusal, a schema error included, has the same structured shape.
+  const s = structured<Refusal>(r);
+  assert.equal(s.verdict, 'BAD_INPUT');
+  assert.equal(s.dispatched, null);
+  assert.match(s.error?.code ?? '', code, text(r));
   await new Promise((res) => setTimeout(res, 150));
   assert.equal(srv.hits({ run: label, type: 'click' }).length, 0, 'nothing was clicked');
 }
@@ -118,7 +118,7 @@ describe('bad input is refused with a reason and changes nothing', () => {
 
   test('non-numbers are rejected by the schema', async () => {
     const { label, f } = await fresh();
-    await refused(label, { frame: f.id, x: 'ten', y: 100 }, /./, /x|number|invalid/i);
+    await refused(label, { frame: f.id, x: 'ten', y: 100 }, /BAD_ARGUMENT/, /x: .*number/i);
   });
 
   test('model_output that the preset cannot parse', async () => {

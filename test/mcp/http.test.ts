@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { TOOLS } from '../../src/mcp/tools/index.js';
 import { type HttpServerHandle, startHttpServer } from '../helpers/mcp-client.js';
 
 // The streamable HTTP transport: loopback by default, Host/Origin checked, bearer token enforced.
@@ -78,7 +79,7 @@ describe('streamable HTTP', () => {
     );
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 7);
+      assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS.map((t) => t.name).sort());
       await client.callTool({
         name: 'browser_navigate',
         arguments: { url: srv.url('/approve', { run: 'http' }) },

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { imageSize } from '../../src/geometry/index.js';
+import { END, START, toolDocs } from '../../src/mcp/tool-table.js';
 import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
 
 // One server (one browser) at devicePixelRatio 2 for every tool.
@@ -22,14 +25,27 @@ describe('tools over stdio', () => {
     const { tools } = await mcp.client.listTools();
     const names = tools.map((t) => t.name).sort();
     assert.deepEqual(names, [
+      'browser_act',
       'browser_click',
+      'browser_drag',
+      'browser_file_upload',
+      'browser_handle_dialog',
+      'browser_hover',
       'browser_navigate',
+      'browser_navigate_back',
+      'browser_navigate_forward',
       'browser_point',
       'browser_press_key',
+      'browser_reload',
       'browser_screenshot',
       'browser_scroll',
+      'browser_select_option',
+      'browser_tabs',
       'browser_type',
+      'browser_wait_for',
+      'browser_zoom',
     ]);
+    for (const t of tools) assert.ok(t.outputSchema, `${t.name} declares an outputSchema`);
     const click = tools.find((t) => t.name === 'browser_click');
     const props = click?.inputSchema.properties as Record<string, { description?: string }>;
     for (const k of ['x', 'y', 'box', 'units', 'frame', 'shown_width', 'model', 'model_output', 'expect']) {
@@ -37,6 +53,19 @@ describe('tools over stdio', () => {
     }
     assert.match(props.x?.description ?? '', /px/);
     assert.match(props.units?.description ?? '', /CSS px/);
+  });
+
+  test('the README’s tool reference is the tool list as served (npm run readme regenerates it)', async () => {
+    const { tools } = await mcp.client.listTools();
+    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+    const start = readme.indexOf(START);
+    const end = readme.indexOf(END);
+    assert.ok(start >= 0 && end > start, 'README.md has the generated block');
+    assert.equal(
+      readme.slice(start, end + END.length),
+      toolDocs(tools),
+      'README.md is stale: run npm run readme',
+    );
   });
 
   test('browser_screenshot returns the image, a note and structuredContent.frame as SPEC S4 lists', async () => {

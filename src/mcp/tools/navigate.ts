@@ -1,25 +1,93 @@
 import { z } from 'zod';
-import { errorResult, ResponseBuilder } from '../response.js';
-import { defineTool } from '../tool.js';
+import { effectsSentence } from '../../actions/page-watch.js';
+import type { WithEffects } from '../../actions/session.js';
+import type { NavigationResult } from '../../browser/navigation.js';
+import { ResponseBuilder } from '../response.js';
+import { MAX_URL } from '../target-schema.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
+import { effectFields } from './press-key.js';
+
+const navigationOutput = {
+  url: z.string().optional().describe('The tab’s URL after the call.'),
+  title: z.string().optional(),
+  noHistory: z.boolean().optional().describe('There was no page to go back or forward to.'),
+};
+
+/** The answer of a call that moves the tab: where it is now, or the dialog that holds the move. */
+function moved(r: WithEffects<NavigationResult>, what: string) {
+  const message = r.dialog
+    ? `${what} is waiting: the page asks "${r.dialog.message.slice(0, 200)}" (${r.dialog.type} dialog). Answer with browser_handle_dialog {accept: true} to leave, false to stay.`
+    : r.noHistory
+      ? `There is no page to go ${what === 'Going back' ? 'back' : 'forward'} to; the tab stays at ${r.url}.`
+      : `The tab is at ${r.url}${r.title ? ` ("${r.title}")` : ''}.${effectsSentence({ ...r, dialog: undefined } as typeof r)} Take browser_screenshot to see it.`;
+  return new ResponseBuilder()
+    .line(message)
+    .structuredContent({
+      verdict: 'OK',
+      message,
+      url: r.url,
+      title: r.title,
+      ...(r.noHistory ? { noHistory: true } : {}),
+      ...effectFields(r),
+    })
+    .build();
+}
 
 export const navigateTool = defineTool({
   name: 'browser_navigate',
   title: 'Navigate to a URL',
-  description: 'Open a URL in the tab. Frames taken before the navigation can no longer be clicked by.',
-  inputSchema: { url: z.string().describe('Absolute URL, e.g. https://example.com/') },
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
-  async handle(session, { url }) {
-    try {
-      const r = await session.navigate(url);
-      const b = new ResponseBuilder();
-      const notice = session.takeNotice();
-      if (notice) b.line(notice);
-      return b
-        .line(`Navigated to ${r.url}${r.title ? ` ("${r.title}")` : ''}. Take browser_screenshot to see it.`)
-        .structuredContent(r)
-        .build();
-    } catch (err) {
-      return errorResult(err);
-    }
+  description: 'Open a URL in the tab. Frames taken before the navigation can no longer be acted on.',
+  type: 'navigation',
+  inputSchema: { url: z.string().max(MAX_URL).describe('Absolute URL, e.g. https://example.com/') },
+  outputSchema: navigationOutput,
+  undone: 'The tab did not move.',
+  async handle(session, { url }, { signal }) {
+    return moved(await session.navigate(url, signal), `Leaving for ${url}`);
   },
 });
+
+function historyTool(
+  name: string,
+  title: string,
+  description: string,
+  what: string,
+  run: (
+    s: Parameters<ToolDefinition['handle']>[0],
+    signal: AbortSignal,
+  ) => Promise<WithEffects<NavigationResult>>,
+): ToolDefinition {
+  return defineTool({
+    name,
+    title,
+    description,
+    type: 'navigation',
+    inputSchema: {},
+    outputSchema: navigationOutput,
+    undone: 'The tab did not move.',
+    async handle(session, _args, { signal }) {
+      return moved(await run(session, signal), what);
+    },
+  });
+}
+
+export const backTool = historyTool(
+  'browser_navigate_back',
+  'Go back',
+  'Go back one page in the tab’s history, as the browser’s Back button.',
+  'Going back',
+  (s, signal) => s.back(signal),
+);
+export const forwardTool = historyTool(
+  'browser_navigate_forward',
+  'Go forward',
+  'Go forward one page in the tab’s history.',
+  'Going forward',
+  (s, signal) => s.forward(signal),
+);
+export const reloadTool = historyTool(
+  'browser_reload',
+  'Reload the page',
+  'Reload the tab. Frames taken before can no longer be acted on.',
+  'Reloading',
+  (s, signal) => s.reload(signal),
+);

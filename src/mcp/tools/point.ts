@@ -1,19 +1,40 @@
-import { errorResult, NO_CLICK, ResponseBuilder } from '../response.js';
+import { z } from 'zod';
+import type { ClickRequest } from '../../actions/click.js';
+import { ACTION_VERDICTS, cssPoint, hitSchema, imagePoint } from '../outcome.js';
+import { NO_DISPATCH, request } from '../report.js';
+import { ResponseBuilder } from '../response.js';
 import { targetShape } from '../target-schema.js';
 import { defineTool } from '../tool.js';
-import { toClickRequest } from './click.js';
 
 export const pointTool = defineTool({
   name: 'browser_point',
   title: 'Resolve a point without clicking',
   description:
     'Same input as browser_click, clicks nothing: says which CSS point the target resolves to, which element is there now and which was there in the frame. Use it to check a reading before acting.',
+  type: 'read',
   inputSchema: targetShape,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  outputSchema: {
+    point: cssPoint.optional().describe('The resolved point, CSS px of the viewport.'),
+    imagePoint: imagePoint.nullable().optional(),
+    frame: z.string().nullable().optional(),
+    hitNow: hitSchema.nullable().optional(),
+    hitAtCapture: hitSchema.nullable().optional(),
+    expected: z.looseObject({}).optional(),
+    check: z.enum(ACTION_VERDICTS).optional().describe('What browser_click would answer now.'),
+    expectedAt: z.looseObject({}).optional(),
+    scrollSinceFrame: cssPoint.optional(),
+  },
+  undone: 'Nothing was clicked.',
+  refusalShape: NO_DISPATCH,
   async handle(session, args) {
-    try {
-      const r = await session.point(toClickRequest(args));
-      const structured = {
+    const r = await session.point(request<ClickRequest>(args));
+    const text =
+      r.verdict === 'OK' ? r.message : r.message.replace(/^Not clicked: /, 'A click here would be refused: ');
+    return new ResponseBuilder()
+      .line(text)
+      .structuredContent({
+        verdict: 'OK',
+        message: text,
         point: r.dispatched ?? r.point,
         imagePoint: r.imagePoint,
         frame: r.frame,
@@ -21,17 +42,9 @@ export const pointTool = defineTool({
         hitAtCapture: r.hitAtCapture,
         ...(r.expected ? { expected: r.expected } : {}),
         check: r.verdict,
-        ...(r.verdict !== 'OK' ? { checkMessage: r.message } : {}),
         ...(r.expectedAt ? { expectedAt: r.expectedAt } : {}),
         ...(r.scrollSinceFrame ? { scrollSinceFrame: r.scrollSinceFrame } : {}),
-      };
-      const text =
-        r.verdict === 'OK'
-          ? r.message
-          : `${r.message.replace(/^Not clicked: /, 'A click here would be refused: ')}`;
-      return new ResponseBuilder().line(text).structuredContent(structured).build();
-    } catch (err) {
-      return errorResult(err, { ...NO_CLICK, frame: args.frame ?? null });
-    }
+      })
+      .build();
   },
 });

@@ -1,21 +1,38 @@
 import { z } from 'zod';
-import { errorResult, ResponseBuilder } from '../response.js';
+import { effectsSentence } from '../../actions/page-watch.js';
+import { ResponseBuilder } from '../response.js';
 import { defineTool } from '../tool.js';
 
 export const pressKeyTool = defineTool({
   name: 'browser_press_key',
   title: 'Press a key',
   description: 'Press a key or chord in the focused element, e.g. Enter, Escape, Tab, ArrowDown, Control+A.',
+  type: 'input',
   inputSchema: {
-    key: z.string().min(1).describe('Key name as in Playwright keyboard.press: Enter, Escape, a, Shift+Tab…'),
+    key: z
+      .string()
+      .min(1)
+      .max(64)
+      .describe('Key name as in Playwright keyboard.press: Enter, Escape, a, Shift+Tab, Control+A…'),
+    repeat: z.number().int().min(1).max(100).optional().describe('Press it this many times (default 1).'),
   },
-  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
-  async handle(session, { key }) {
-    try {
-      await session.pressKey(key);
-      return new ResponseBuilder().line(`Pressed ${key}.`).structuredContent({ key }).build();
-    } catch (err) {
-      return errorResult(err);
-    }
+  outputSchema: { key: z.string().optional(), pressed: z.number().int().optional() },
+  undone: 'No key was pressed.',
+  async handle(session, { key, repeat }, { signal }) {
+    const r = await session.pressKey(key, { repeat: repeat ?? 1, signal });
+    const message = `Pressed ${key}${(repeat ?? 1) > 1 ? ` ${r.pressed} times` : ''}.${effectsSentence(r)}`;
+    return new ResponseBuilder()
+      .line(message)
+      .structuredContent({ verdict: 'OK', message, key, pressed: r.pressed, ...effectFields(r) })
+      .build();
   },
 });
+
+/** The effect fields of an action's result, for structuredContent. */
+export function effectFields(r: { dialog?: unknown; newTab?: unknown; fileChooser?: unknown }) {
+  return {
+    ...(r.dialog ? { dialog: r.dialog } : {}),
+    ...(r.newTab ? { newTab: r.newTab } : {}),
+    ...(r.fileChooser ? { fileChooser: r.fileChooser } : {}),
+  };
+}

@@ -1,29 +1,45 @@
 import { z } from 'zod';
-import { errorResult, ResponseBuilder } from '../response.js';
+import type { ClickRequest } from '../../actions/click.js';
+import { cssPoint, hitSchema, reportShape } from '../outcome.js';
+import { NO_DISPATCH, reportResult, request } from '../report.js';
+import { hasTarget, modifiersField, targetShape } from '../target-schema.js';
 import { defineTool } from '../tool.js';
+
+/** A wheel scroll of at most this many CSS px per axis in one call. */
+export const MAX_SCROLL = 50_000;
 
 export const scrollTool = defineTool({
   name: 'browser_scroll',
-  title: 'Scroll the page',
+  title: 'Scroll with the wheel at a point',
   description:
-    'Scroll with the mouse wheel at the viewport centre by dx, dy CSS px (positive dy = down). Earlier frames stay usable: a point read off them follows the document.',
+    'Turns the mouse wheel by dx, dy CSS px (positive dy = down) at a target point (same fields as browser_click; checked against the frame first), so the list, grid or box under it scrolls; without a target, at the viewport centre. The answer says what scrolled and by how much. Earlier frames stay usable: a point read off them follows the document.',
+  type: 'input',
   inputSchema: {
-    dx: z.number().describe('Horizontal scroll, CSS px (positive = right).'),
-    dy: z.number().describe('Vertical scroll, CSS px (positive = down).'),
+    dx: z.number().min(-MAX_SCROLL).max(MAX_SCROLL).describe('Horizontal scroll, CSS px (positive = right).'),
+    dy: z.number().min(-MAX_SCROLL).max(MAX_SCROLL).describe('Vertical scroll, CSS px (positive = down).'),
+    ...targetShape,
+    modifiers: modifiersField,
   },
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-  async handle(session, { dx, dy }) {
-    try {
-      const r = await session.scroll(dx, dy);
-      const moved = { x: r.after.x - r.before.x, y: r.after.y - r.before.y };
-      return new ResponseBuilder()
-        .line(
-          `Scrolled by (${moved.x}, ${moved.y}) CSS px; scroll offset is now (${r.after.x}, ${r.after.y}) CSS px${moved.x !== dx || moved.y !== dy ? ' (the page could not scroll the full amount)' : ''}. Take a new screenshot to see it.`,
-        )
-        .structuredContent({ scroll: r.after, moved })
-        .build();
-    } catch (err) {
-      return errorResult(err);
-    }
+  outputSchema: {
+    ...reportShape,
+    scrolled: z
+      .object({ page: z.boolean(), element: hitSchema.nullable() })
+      .optional()
+      .describe('What the wheel scrolled: the page, or an inner scroll container.'),
+    moved: cssPoint.optional().describe('CSS px it moved (positive = right / down).'),
+    offset: cssPoint.optional().describe('Its scroll offset after the wheel, CSS px.'),
+    scroll: cssPoint.optional().describe('The page’s scroll offset after the wheel, CSS px.'),
+  },
+  undone: 'Nothing was scrolled.',
+  refusalShape: NO_DISPATCH,
+  async handle(session, args) {
+    const { dx, dy, modifiers, ...target } = args;
+    const req = request<ClickRequest>(target);
+    const r = await session.scroll(
+      { x: dx, y: dy },
+      hasTarget(req as Record<string, unknown>) ? req : undefined,
+      modifiers ?? [],
+    );
+    return reportResult(r);
   },
 });

@@ -1,38 +1,65 @@
 import { z } from 'zod';
-import { errorResult, ResponseBuilder } from '../response.js';
-import { targetShape } from '../target-schema.js';
+import type { ClickRequest } from '../../actions/click.js';
+import { effectsSentence } from '../../actions/page-watch.js';
+import { describeHit } from '../../browser/element-facts.js';
+import { reportShape } from '../outcome.js';
+import { NO_DISPATCH, reportResult, request } from '../report.js';
+import { ResponseBuilder } from '../response.js';
+import { hasTarget, MAX_TEXT, targetShape } from '../target-schema.js';
 import { defineTool } from '../tool.js';
-import { reportResult, toClickRequest } from './click.js';
 
 export const typeTool = defineTool({
   name: 'browser_type',
   title: 'Type text',
   description:
     'Type text into the focused element, or first click a target (same fields and checks as browser_click) and type there. Nothing is typed if that click is refused.',
+  type: 'input',
   inputSchema: {
-    text: z.string().describe('Text to type.'),
+    text: z.string().max(MAX_TEXT).describe(`Text to type (at most ${MAX_TEXT} characters).`),
     submit: z.boolean().optional().describe('Press Enter after typing.'),
+    clear: z.boolean().optional().describe('Select what the field holds and delete it before typing.'),
     ...targetShape,
   },
-  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
-  async handle(session, args) {
-    const { text, submit, ...target } = args;
-    try {
-      const req = toClickRequest(target);
-      const hasTarget = ['x', 'y', 'box', 'mark', 'model_output'].some((k) => k in req);
-      const r = await session.type(text, { submit: submit ?? false, ...(hasTarget ? { target: req } : {}) });
-      if (r.click && r.click.verdict !== 'OK') {
-        return reportResult(r.click, true).line('Nothing was typed.').build();
-      }
-      const where = r.click
-        ? ` into ${r.click.hitNow?.tag ?? 'the element'} clicked at CSS (${r.click.dispatched?.x}, ${r.click.dispatched?.y})`
-        : ' into the focused element';
-      return new ResponseBuilder()
-        .line(`Typed ${JSON.stringify(text)}${where}${submit ? ' and pressed Enter' : ''}.`)
-        .structuredContent({ typed: text, submitted: Boolean(submit), click: r.click ?? null })
-        .build();
-    } catch (err) {
-      return errorResult(err, { typed: null });
-    }
+  outputSchema: {
+    typed: z.number().int().nullable().optional().describe('Characters typed.'),
+    submitted: z.boolean().optional(),
+    click: z
+      .looseObject(reportShape)
+      .nullable()
+      .optional()
+      .describe('The click on the target, if one was given.'),
+    ...reportShape,
+  },
+  undone: 'Nothing was typed.',
+  refusalShape: { typed: null, ...NO_DISPATCH },
+  async handle(session, args, { signal }) {
+    const { text, submit, clear, ...target } = args;
+    const req = request<ClickRequest>(target);
+    const r = await session.type(text, {
+      submit: submit ?? false,
+      clear: clear ?? false,
+      signal,
+      ...(hasTarget(req as Record<string, unknown>) ? { target: req } : {}),
+    });
+    if (r.click && r.click.verdict !== 'OK') return reportResult(r.click, ['Nothing was typed.']);
+    const length = Array.from(text).length;
+    const where = r.click
+      ? ` into ${describeHit(r.click.landed ?? r.click.hitNow)}`
+      : ' into the focused element';
+    const all = r.typed === length;
+    const message = `Typed ${all ? JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text) : `${r.typed} of ${length} characters`}${where}${r.submitted ? ' and pressed Enter' : ''}.${effectsSentence(r)}`;
+    return new ResponseBuilder()
+      .line(message)
+      .structuredContent({
+        verdict: 'OK',
+        message,
+        typed: r.typed,
+        submitted: r.submitted,
+        click: r.click ?? null,
+        ...(r.dialog ? { dialog: r.dialog } : {}),
+        ...(r.newTab ? { newTab: r.newTab } : {}),
+        ...(r.fileChooser ? { fileChooser: r.fileChooser } : {}),
+      })
+      .build();
   },
 });

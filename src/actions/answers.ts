@@ -1,0 +1,95 @@
+import { type DialogInfo, PageEvents } from '../browser/page-events.js';
+import { guardedClick } from './click.js';
+import { ActionError } from './errors.js';
+import type { ActionContext, ClickRequest } from './target.js';
+import { allowedFiles, fillChooser, type UploadFile } from './upload.js';
+import type { ClickReport } from './verdicts.js';
+
+// Answering what a page holds open for the agent: a JavaScript dialog, a file chooser.
+
+export interface DialogAnswer {
+  dialog: DialogInfo;
+  accepted: boolean;
+  promptText?: string;
+  /** Where the page is after the answer (a confirm that deletes and navigates, a beforeunload left). */
+  url: string;
+}
+
+export interface UploadResult {
+  click?: ClickReport;
+  files: UploadFile[];
+  multiple: boolean;
+}
+
+/** How long a page may take to settle after a dialog answer that navigates it. */
+const AFTER_ANSWER_LOAD_MS = 10_000;
+/** How long a checked click may take to open its file chooser (a script may open it a moment later). */
+const CHOOSER_BUDGET_MS = 2_000;
+
+export async function answerDialog(
+  ctx: ActionContext,
+  accept: boolean,
+  promptText?: string,
+): Promise<DialogAnswer> {
+  const { driver } = ctx;
+  const events = PageEvents.of(driver.page);
+  if (!events.dialog) {
+    throw new ActionError(
+      'NO_DIALOG',
+      'No dialog is open on this tab.',
+      'Dialogs are reported by the action that opened them; take a screenshot to see the page.',
+    );
+  }
+  const nav = driver.watchNavigation();
+  try {
+    const dialog = (await events.answerDialog(accept, promptText)) as DialogInfo;
+    // What the page does on the answer: a confirm's "yes" that navigates, a beforeunload left.
+    await new Promise((r) => setTimeout(r, 150));
+    if ((nav.record.requested || dialog.type === 'beforeunload') && !events.dialog) {
+      await driver.page.waitForLoadState('load', { timeout: AFTER_ANSWER_LOAD_MS }).catch(() => {});
+    }
+    return {
+      dialog,
+      accepted: accept,
+      ...(promptText !== undefined ? { promptText } : {}),
+      url: driver.page.url(),
+    };
+  } finally {
+    nav.stop();
+  }
+}
+
+/** Fills the file chooser a checked click opens (with `target`), or the one already open. */
+export async function uploadFiles(
+  ctx: ActionContext,
+  paths: string[],
+  root: string,
+  target?: ClickRequest,
+): Promise<UploadResult> {
+  const files = await allowedFiles(paths, root);
+  const events = PageEvents.of(ctx.driver.page);
+  let click: ClickReport | undefined;
+  if (target) {
+    const waiting = events.nextChooser();
+    click = await guardedClick(ctx, target);
+    if (click.verdict !== 'OK') {
+      waiting.cancel();
+      return { click, files: [], multiple: false };
+    }
+    await Promise.race([waiting.opened, new Promise((r) => setTimeout(r, CHOOSER_BUDGET_MS))]);
+    waiting.cancel();
+  }
+  const chooser = events.takeChooser();
+  if (!chooser) {
+    throw new ActionError(
+      'NO_FILE_CHOOSER',
+      target
+        ? `The click landed (${click?.message}), but no file chooser opened.`
+        : 'No file chooser is open on this tab.',
+      'Pass the point of the file input (or of the button that opens the chooser) with paths, or click it first.',
+      target ? 'x' : 'paths',
+    );
+  }
+  await fillChooser(chooser, files);
+  return { ...(click ? { click } : {}), files, multiple: chooser.isMultiple() };
+}

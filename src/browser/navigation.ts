@@ -1,0 +1,72 @@
+import type { Page } from 'playwright-core';
+import { BrowserError, isTargetClosed } from './errors.js';
+import type { PageDriver } from './page-driver.js';
+import { type DialogInfo, PageEvents } from './page-events.js';
+
+export interface NavigationResult {
+  url: string;
+  title: string;
+  /** back/forward with no page there: nothing happened. */
+  noHistory?: boolean;
+  /** A beforeunload dialog asks whether to leave: answer it with browser_handle_dialog. */
+  dialog?: DialogInfo;
+}
+
+export const NAVIGATION_TIMEOUT_MS = 30_000;
+
+export type Move = 'goto' | 'back' | 'forward' | 'reload';
+
+/**
+ * Navigates the tab and waits for the load, racing a beforeunload dialog: the page asking "leave site?"
+ * holds the navigation until it is answered, so the call returns with the dialog instead of timing out.
+ * A cancelled call stops the loading.
+ */
+export async function moveTab(
+  driver: PageDriver,
+  move: Move,
+  opts: { url?: string; signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<NavigationResult> {
+  const page: Page = driver.page;
+  const timeout = opts.timeoutMs ?? NAVIGATION_TIMEOUT_MS;
+  const o = { waitUntil: 'load' as const, timeout };
+  const work =
+    move === 'goto'
+      ? page.goto(opts.url ?? 'about:blank', o)
+      : move === 'back'
+        ? page.goBack(o)
+        : move === 'forward'
+          ? page.goForward(o)
+          : page.reload(o);
+  const stop = () => void driver.cdp.send('Page.stopLoading').catch(() => {});
+  opts.signal?.addEventListener('abort', stop);
+  try {
+    const r = await PageEvents.of(page).race(work);
+    if (!r.done) return { url: page.url(), title: '', dialog: r.dialog };
+    const result: NavigationResult = { url: page.url(), title: await page.title().catch(() => '') };
+    if ((move === 'back' || move === 'forward') && r.value === null) result.noHistory = true;
+    return result;
+  } catch (err) {
+    const first = (err as Error).message.split('\n')[0] ?? '';
+    if (isTargetClosed(err))
+      throw new BrowserError('PAGE_CLOSED', 'The tab closed during navigation', 'Retry.');
+    if (opts.signal?.aborted)
+      throw new BrowserError(
+        'CANCELLED',
+        'The client cancelled the navigation.',
+        'Take a screenshot to see where the tab is.',
+      );
+    if (/Timeout \d+ms exceeded/.test(first))
+      throw new BrowserError(
+        'TIMEOUT',
+        `${move === 'goto' ? `Navigation to ${opts.url}` : `The ${move}`} did not finish loading within ${timeout / 1000} s`,
+        'The page may still be loading: take browser_screenshot to see it, or retry.',
+      );
+    throw new BrowserError(
+      'NAVIGATION_FAILED',
+      `${move === 'goto' ? `Navigation to ${opts.url}` : `The ${move}`} failed: ${first}`,
+      'Check the URL (include http:// or https://) and that the site is reachable.',
+    );
+  } finally {
+    opts.signal?.removeEventListener('abort', stop);
+  }
+}

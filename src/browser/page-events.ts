@@ -1,0 +1,132 @@
+import type { Dialog, FileChooser, Page } from 'playwright-core';
+
+/** A JavaScript dialog as the agent is told about it. */
+export interface DialogInfo {
+  type: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+  message: string;
+  defaultValue?: string;
+  url?: string;
+}
+
+/**
+ * What a page holds open for the agent to answer: a JavaScript dialog or a file chooser. Listening keeps
+ * them open (Playwright dismisses a dialog nobody listens for, which silently took a confirm()'s "no"
+ * branch), and input sent while a dialog is up is not acknowledged until it is answered (measured here:
+ * the mouseReleased that ran confirm() was acked only when the dialog closed). So every input races the
+ * dialog (PageDriver.input), and the action that opened it reports it.
+ */
+export class PageEvents {
+  private static readonly known = new WeakMap<Page, PageEvents>();
+  private openDialog: Dialog | null = null;
+  private openChooser: FileChooser | null = null;
+  private readonly dialogWaiters = new Set<(d: Dialog) => void>();
+  private readonly chooserWaiters = new Set<(c: FileChooser) => void>();
+  /** Work that had to wait for the dialog to be answered (releasing a guard: the page was frozen). */
+  private afterAnswer: Array<() => Promise<unknown>> = [];
+
+  static of(page: Page): PageEvents {
+    let e = PageEvents.known.get(page);
+    if (!e) {
+      e = new PageEvents(page);
+      PageEvents.known.set(page, e);
+    }
+    return e;
+  }
+
+  private constructor(page: Page) {
+    page.on('dialog', (d) => {
+      this.openDialog = d;
+      for (const w of this.dialogWaiters) w(d);
+    });
+    page.on('filechooser', (c) => {
+      this.openChooser = c;
+      for (const w of this.chooserWaiters) w(c);
+    });
+    page.on('close', () => {
+      this.openDialog = null;
+      this.openChooser = null;
+    });
+  }
+
+  get dialog(): DialogInfo | null {
+    return this.openDialog ? describeDialog(this.openDialog) : null;
+  }
+
+  get chooser(): FileChooser | null {
+    return this.openChooser;
+  }
+
+  /** Resolves when a dialog opens (or at once if one is open); `cancel` stops waiting. */
+  nextDialog(): { opened: Promise<Dialog>; cancel: () => void } {
+    return this.next(this.openDialog, this.dialogWaiters);
+  }
+
+  nextChooser(): { opened: Promise<FileChooser>; cancel: () => void } {
+    return this.next(this.openChooser, this.chooserWaiters);
+  }
+
+  private next<T>(open: T | null, waiters: Set<(v: T) => void>): { opened: Promise<T>; cancel: () => void } {
+    if (open) return { opened: Promise.resolve(open), cancel: () => {} };
+    let resolve: (v: T) => void = () => {};
+    const opened = new Promise<T>((r) => {
+      resolve = r;
+    });
+    waiters.add(resolve);
+    return { opened, cancel: () => waiters.delete(resolve) };
+  }
+
+  /**
+   * Runs work that may raise a dialog (input, a navigation that meets a beforeunload): settles with its value,
+   * or as soon as a dialog opens, leaving the work to finish in the background once the dialog is answered.
+   */
+  async race<T>(work: Promise<T>): Promise<{ done: true; value: T } | { done: false; dialog: DialogInfo }> {
+    const open = this.dialog;
+    if (open) {
+      work.catch(() => {});
+      return { done: false, dialog: open };
+    }
+    const watch = this.nextDialog();
+    try {
+      return await Promise.race([
+        work.then((value) => ({ done: true, value }) as const),
+        watch.opened.then((d) => ({ done: false, dialog: describeDialog(d) }) as const),
+      ]);
+    } finally {
+      watch.cancel();
+      work.catch(() => {});
+    }
+  }
+
+  /** Answers the open dialog; returns what it was, or null when none is open. */
+  async answerDialog(accept: boolean, promptText?: string): Promise<DialogInfo | null> {
+    const d = this.openDialog;
+    if (!d) return null;
+    this.openDialog = null;
+    const info = describeDialog(d);
+    if (accept) await d.accept(promptText);
+    else await d.dismiss();
+    const pending = this.afterAnswer.splice(0);
+    await Promise.all(pending.map((f) => f().catch(() => {})));
+    return info;
+  }
+
+  /** Runs once the open dialog has been answered. */
+  onDialogAnswered(f: () => Promise<unknown>): void {
+    this.afterAnswer.push(f);
+  }
+
+  /** Takes the open file chooser (it is answered once). */
+  takeChooser(): FileChooser | null {
+    const c = this.openChooser;
+    this.openChooser = null;
+    return c;
+  }
+}
+
+function describeDialog(d: Dialog): DialogInfo {
+  const info: DialogInfo = { type: d.type() as DialogInfo['type'], message: d.message() };
+  if (info.type === 'prompt') info.defaultValue = d.defaultValue();
+  const url = d.page()?.url();
+  if (url) info.url = url;
+  return info;
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ERROR_VERDICTS } from './response.js';
+
+// The parts of structuredContent every tool shares, as zod schemas: each tool's outputSchema is these plus
+// its own fields, so tools/list publishes the contract and the SDK client checks every answer against it.
+
+export const ACTION_VERDICTS = [
+  'OK',
+  'STALE_TARGET',
+  'COVERED',
+  'MISSED_TARGET',
+  'FRAME_MISMATCH',
+  'LANDED_ELSEWHERE',
+  'UNVERIFIED',
+] as const;
+
+const rect = z
+  .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+  .describe('CSS px of the page viewport: left, top, width, height.');
+
+export const cssPoint = z.object({ x: z.number(), y: z.number() }).describe('CSS px of the page viewport.');
+export const imagePoint = z.object({ x: z.number(), y: z.number() }).describe('Pixels of the frame’s image.');
+
+export const hitSchema = z
+  .looseObject({
+    tag: z.string(),
+    text: z.string(),
+    role: z.string(),
+    name: z.string(),
+    nodeId: z.number().describe('CDP backend node id.'),
+    id: z.string().optional(),
+    href: z.string().optional(),
+    context: z.string().optional().describe('Text of its record: the row, card or list item around it.'),
+    overlay: z.string().optional(),
+    frame: z.string().optional().describe('CDP frame id when the element is inside an iframe.'),
+    checked: z.boolean().optional(),
+    rect: rect.optional(),
+  })
+  .describe('An element as trueclick saw it.');
+
+export const dialogSchema = z
+  .object({
+    type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+    message: z.string(),
+    defaultValue: z.string().optional().describe('The prompt’s default answer.'),
+    url: z.string().optional().describe('The page that opened it.'),
+  })
+  .describe('A JavaScript dialog this call opened; it waits for browser_handle_dialog.');
+
+export const newTabSchema = z
+  .object({
+    index: z.number().int().describe('Its index in browser_tabs.'),
+    url: z.string(),
+    followed: z.boolean().describe('trueclick now acts on this tab.'),
+  })
+  .describe('A tab or popup this call opened.');
+
+export const fileChooserSchema = z
+  .object({
+    multiple: z.boolean().describe('Whether it takes several files.'),
+    accept: z.string().optional(),
+  })
+  .describe('A file chooser this call opened; it waits for browser_file_upload {paths}.');
+
+/** Fields of every tool's structuredContent. */
+export const outcomeShape = {
+  verdict: z
+    .enum([...ACTION_VERDICTS, ...Object.values(ERROR_VERDICTS)])
+    .describe(
+      'OK, a refusal of the action (STALE_TARGET, COVERED, MISSED_TARGET, FRAME_MISMATCH), an outcome after it was sent (LANDED_ELSEWHERE, UNVERIFIED), or an error kind (BAD_INPUT, BLOCKED, BROWSER_GONE, TIMEOUT, INTERNAL_ERROR).',
+    ),
+  message: z.string().describe('One sentence for the agent: what happened and what to do next.'),
+  error: z
+    .object({
+      code: z.string(),
+      kind: z.enum(['bad_input', 'blocked', 'browser_gone', 'timeout', 'internal']),
+      message: z.string(),
+      hint: z.string(),
+      field: z.string().optional().describe('The argument the problem is in.'),
+    })
+    .optional()
+    .describe('Why nothing was done, when the call failed.'),
+  notice: z.string().optional().describe('Something that happened apart from this call, said once.'),
+  dialog: dialogSchema.optional(),
+  newTab: newTabSchema.optional(),
+  fileChooser: fileChooserSchema.optional(),
+};
+
+/** The fields of a checked action's report (ClickReport): click, point, hover, drag, type, select, upload. */
+export const reportShape = {
+  dispatched: cssPoint
+    .nullable()
+    .optional()
+    .describe('Where the trusted input was sent, CSS px of the viewport; null = nothing was sent.'),
+  frame: z.string().nullable().optional().describe('The frame the point was read from.'),
+  point: cssPoint.nullable().optional().describe('The resolved point, CSS px of the viewport at capture.'),
+  imagePoint: imagePoint.nullable().optional(),
+  hitNow: hitSchema.nullable().optional().describe('What the point holds now.'),
+  hitAtCapture: hitSchema.nullable().optional().describe('What the point held in the frame.'),
+  expected: z.looseObject({}).optional(),
+  landed: hitSchema.nullable().optional().describe('The element that received the trusted input.'),
+  mutationsSinceFrame: z.number().nullable().optional(),
+  frameAgeMs: z.number().nullable().optional(),
+  diagnosis: z.looseObject({}).optional().describe('FRAME_MISMATCH: the fitted scale, offset and causes.'),
+  expectedAt: z
+    .looseObject({ css: cssPoint, image: imagePoint, offsetCss: cssPoint })
+    .optional()
+    .describe('MISSED_TARGET: where the described element was in the frame.'),
+  exposureMs: z.number().optional(),
+  guard: z.looseObject({}).optional(),
+  scrollSinceFrame: cssPoint.optional(),
+  routingOffset: cssPoint.optional(),
+  changes: z.array(z.looseObject({})).optional().describe('STALE_TARGET: what differs since the frame.'),
+  navigation: z
+    .looseObject({})
+    .optional()
+    .describe('The action navigated: {url, kind, committed, reason, frame}.'),
+};

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { ClickRequest } from '../../actions/click.js';
+import { effectsSentence } from '../../actions/page-watch.js';
+import { reportShape } from '../outcome.js';
+import { reportResult, request } from '../report.js';
+import { ResponseBuilder } from '../response.js';
+import { hasTarget, targetShape } from '../target-schema.js';
+import { defineTool } from '../tool.js';
+import { effectFields } from './press-key.js';
+
+export const fileUploadTool = defineTool({
+  name: 'browser_file_upload',
+  title: 'Upload files through a file chooser',
+  description:
+    'Puts files into a file chooser. With a target (same fields as browser_click) trueclick clicks it, checked, and fills the chooser that click opens; without one it fills the chooser an earlier action opened. Paths are relative to the folder trueclick allows uploads from (--upload-dir, default its working directory); nothing outside it is read.',
+  type: 'input',
+  inputSchema: {
+    paths: z
+      .array(z.string().min(1).max(4_096))
+      .min(1)
+      .max(20)
+      .describe('Files to upload, relative to the upload folder (or absolute inside it).'),
+    ...targetShape,
+  },
+  outputSchema: {
+    files: z
+      .array(z.object({ path: z.string(), name: z.string(), size: z.number() }))
+      .optional()
+      .describe('The files put into the chooser (size in bytes).'),
+    multiple: z.boolean().optional(),
+    click: z
+      .looseObject(reportShape)
+      .nullable()
+      .optional()
+      .describe('The click on the target, if one was given.'),
+    ...reportShape,
+  },
+  undone: 'Nothing was uploaded.',
+  refusalShape: { files: [] },
+  async handle(session, args) {
+    const { paths, ...target } = args;
+    const req = request<ClickRequest>(target);
+    const r = await session.upload(paths, hasTarget(req as Record<string, unknown>) ? req : undefined);
+    if (r.click && r.click.verdict !== 'OK') return reportResult(r.click, ['Nothing was uploaded.']);
+    const message = `Put ${r.files.map((f) => `${f.name} (${f.size} bytes)`).join(', ')} into the file chooser${r.click ? ` opened by ${r.click.message.replace(/\.$/, '')}` : ''}.${effectsSentence(r)}`;
+    return new ResponseBuilder()
+      .line(message)
+      .structuredContent({
+        verdict: 'OK',
+        message,
+        files: r.files,
+        multiple: r.multiple,
+        click: r.click ?? null,
+        ...effectFields(r),
+      })
+      .build();
+  },
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { effectsSentence } from '../../actions/page-watch.js';
+import { dialogSchema } from '../outcome.js';
+import { ResponseBuilder } from '../response.js';
+import { MAX_TEXT } from '../target-schema.js';
+import { defineTool } from '../tool.js';
+import { effectFields } from './press-key.js';
+
+export const handleDialogTool = defineTool({
+  name: 'browser_handle_dialog',
+  title: 'Answer a JavaScript dialog',
+  description:
+    'Answers the alert, confirm, prompt or "leave site?" (beforeunload) dialog that an action reported. While one is open the page is frozen and other tools refuse with BLOCKED. accept: true presses OK (or Leave), false presses Cancel (or Stay).',
+  type: 'input',
+  whileDialog: true,
+  inputSchema: {
+    accept: z.boolean().describe('true = OK / Leave, false = Cancel / Stay.'),
+    prompt_text: z.string().max(MAX_TEXT).optional().describe('The answer typed into a prompt() before OK.'),
+  },
+  outputSchema: {
+    answered: dialogSchema.optional().describe('The dialog that was answered.'),
+    accepted: z.boolean().optional(),
+    url: z.string().optional().describe('The page’s URL after the answer (it may have navigated).'),
+  },
+  undone: 'No dialog was answered.',
+  async handle(session, { accept, prompt_text }) {
+    const r = await session.handleDialog(accept, prompt_text);
+    const message = `${accept ? 'Accepted' : 'Dismissed'} the ${r.dialog.type} dialog ("${r.dialog.message.slice(0, 200)}")${prompt_text !== undefined ? ` with ${JSON.stringify(prompt_text.slice(0, 200))}` : ''}; the page is now at ${r.url}.${effectsSentence(r)} Take a screenshot to see it.`;
+    return new ResponseBuilder()
+      .line(message)
+      .structuredContent({
+        verdict: 'OK',
+        message,
+        answered: r.dialog,
+        accepted: accept,
+        url: r.url,
+        ...effectFields(r),
+      })
+      .build();
+  },
+});
