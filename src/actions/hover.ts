@@ -20,8 +20,9 @@ export async function guardedHover(
   const { driver } = ctx;
   const { report } = a;
   report.dispatched = a.vp;
-  await moveMouse(driver, a.vp, modifiers);
-  const now = await inspectAndArm(driver, a.vp, a.scrollNow, { armMs: 0 });
+  const moved = await moveMouse(driver, a.vp, modifiers);
+  // A dialog opened by the hover freezes the page: nothing under the pointer can be read until it is answered.
+  const now = moved.sent ? await inspectAndArm(driver, a.vp, a.scrollNow, { armMs: 0 }) : null;
   report.landed = now ? toHit(now) : null;
   const same = report.hitNow && report.landed && report.hitNow.nodeId === report.landed.nodeId;
   const img =

@@ -141,7 +141,18 @@ async function holdNow(a: Attempt): Promise<void> {
   const mark = a.resolved.mark;
   // Hover before the armed check: its ack waits for a rendered frame, which must not sit inside the armed
   // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first).
-  if (press) await moveMouse(driver, a.vp, modifiersOf(a.intent));
+  if (press) {
+    const moved = await moveMouse(driver, a.vp, modifiersOf(a.intent));
+    // A page that opens a dialog on hover is frozen now: nothing more is sent, and the agent is told.
+    if (!moved.sent)
+      throw new ActionError(
+        'DIALOG_OPENED',
+        `Moving the mouse to CSS ${fmtPoint(a.vp)} made the page open a ${moved.dialog.type} dialog ("${moved.dialog.message.slice(0, 200)}"); nothing was pressed.`,
+        'Answer it with browser_handle_dialog, then take a new screenshot.',
+        undefined,
+        'blocked',
+      );
+  }
   if (mark) {
     // A mark names an element: check that one (a click on its label span reaches it too).
     const where = await frameDriver(driver, mark.frame);

@@ -4,9 +4,12 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { findChromium } from '../../src/browser/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { type FrameInfo, frameOf, type McpHarness, startStdio, text } from './mcp-client.js';
 
 /**
  * A headless Chromium with a DevTools port, started by the test: trueclick attaches to it over
@@ -70,4 +73,68 @@ export async function startAttachedBrowser(extraArgs: string[] = []): Promise<At
       } catch {}
     },
   };
+}
+
+/** The page the test's own client sees at a URL (a navigation reaches this second client a moment later). */
+export async function pageAt(chrome: AttachedBrowser, url: string): Promise<Page> {
+  for (let i = 0; i < 50; i++) {
+    const p = chrome.pages().find((pg) => pg.url().startsWith(url));
+    if (p) return p;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(
+    `no page at ${url}: ${chrome
+      .pages()
+      .map((p) => p.url())
+      .join(', ')}`,
+  );
+}
+
+export interface AttachedMcp {
+  srv: FixtureServer;
+  chrome: AttachedBrowser;
+  mcp: McpHarness;
+  /** Opens a fixture page through the MCP server (corpus pages: until their library rendered) and screenshots it. */
+  open(
+    path: string,
+    query?: Record<string, string | number>,
+  ): Promise<{ run: string; url: string; page: Page; f: FrameInfo }>;
+}
+
+/**
+ * One fixture server, one Chromium the test started, and `trueclick serve` over stdio attached to it at
+ * devicePixelRatio 2, for a test file; filled in by `before`.
+ */
+export function attachedMcpForFile(serveArgs: string[] = []): AttachedMcp {
+  let n = 0;
+  const ctx = {} as AttachedMcp;
+  ctx.open = async (path, query = {}) => {
+    const run = `${path.replace(/\W+/g, '-').replace(/^-/, '')}-${++n}`;
+    const url = ctx.srv.url(path, { run, ...query });
+    const r = await ctx.mcp.call('browser_navigate', { url });
+    assert.ok(!r.isError, text(r));
+    const page = await pageAt(ctx.chrome, url);
+    if (path.startsWith('/rw/'))
+      await page.waitForFunction(
+        () => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready === true,
+      );
+    return { run, url, page, f: await frameOf(ctx.mcp) };
+  };
+  before(async () => {
+    ctx.srv = await startFixtureServer();
+    ctx.chrome = await startAttachedBrowser();
+    ctx.mcp = await startStdio([
+      '--cdp-endpoint',
+      ctx.chrome.endpoint,
+      '--device-scale-factor',
+      '2',
+      ...serveArgs,
+    ]);
+  });
+  after(async () => {
+    await ctx.mcp?.close();
+    await ctx.chrome?.close();
+    await ctx.srv?.close();
+  });
+  return ctx;
 }

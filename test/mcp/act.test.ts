@@ -1,37 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { conventionFor, type PresetName, toConvention } from '../../src/geometry/index.js';
-import { type AttachedBrowser, startAttachedBrowser } from '../helpers/attached.js';
-import {
-  type FrameInfo,
-  frameOf,
-  type McpHarness,
-  startStdio,
-  structured,
-  text,
-} from '../helpers/mcp-client.js';
+import { attachedMcpForFile } from '../helpers/attached.js';
+import { type FrameInfo, structured, text } from '../helpers/mcp-client.js';
 
 // browser_act: each family's own action format, executed as emitted, through a real MCP client on pages
 // built from real libraries. A stand-in model writes what that family would write for a target the page
 // itself locates; the server's action log (and the page's record) says what happened.
 
-let srv: FixtureServer;
-let chrome: AttachedBrowser;
-let mcp: McpHarness;
-let n = 0;
-
-before(async () => {
-  srv = await startFixtureServer();
-  chrome = await startAttachedBrowser();
-  mcp = await startStdio(['--cdp-endpoint', chrome.endpoint, '--device-scale-factor', '2']);
-});
-after(async () => {
-  await mcp?.close();
-  await chrome?.close();
-  await srv?.close();
-});
+const ctx = attachedMcpForFile();
 
 interface Step {
   name: string;
@@ -51,26 +29,6 @@ interface Acted {
   error?: { code: string; field?: string; kind: string };
 }
 
-async function pageAt(url: string): Promise<Page> {
-  for (let i = 0; i < 50; i++) {
-    const p = chrome.pages().find((pg) => pg.url().startsWith(url));
-    if (p) return p;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`no page at ${url}`);
-}
-
-/** Opens a page through MCP, waits for its library (corpus pages), and takes the frame the model sees. */
-async function open(path: string, query: Record<string, string | number> = {}) {
-  const run = `act-${++n}`;
-  const url = srv.url(path, { run, ...query });
-  await mcp.call('browser_navigate', { url });
-  const page = await pageAt(url);
-  if (path.startsWith('/rw/'))
-    await page.waitForFunction(() => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready === true);
-  return { run, page, f: await frameOf(mcp) };
-}
-
 /** Where an element's centre is, in CSS viewport px, as the page lays it out. */
 async function centre(loc: Locator) {
   const b = await loc.boundingBox();
@@ -86,7 +44,7 @@ function said(model: PresetName, f: FrameInfo, css: { x: number; y: number }): [
 }
 
 async function act(args: Record<string, unknown>) {
-  const r = await mcp.call('browser_act', args);
+  const r = await ctx.mcp.call('browser_act', args);
   return { r, s: structured<Acted>(r) };
 }
 
@@ -95,7 +53,7 @@ const archiveOf = (page: Page, id: string) =>
 
 describe('Anthropic (Claude computer use)', () => {
   test('computer_20250124 left_click on a React list row’s Archive link archives that ticket', async () => {
-    const { run, page, f } = await open('/rw/list');
+    const { run, page, f } = await ctx.open('/rw/list');
     const [x, y] = said('claude', f, await centre(archiveOf(page, 'TCK-7741')));
     const { r, s } = await act({
       frame: f.id,
@@ -109,7 +67,7 @@ describe('Anthropic (Claude computer use)', () => {
     });
     assert.equal(s.verdict, 'OK', text(r));
     assert.equal(s.steps[0]?.status, 'done');
-    const acts = await srv.waitForActions(1, { run });
+    const acts = await ctx.srv.waitForActions(1, { run });
     assert.deepEqual([acts[0]?.do, acts[0]?.id], ['archive', 'TCK-7741']);
     const blocks = (s.reply as { content: Array<{ tool_use_id: string; is_error?: boolean }> }).content;
     assert.deepEqual(
@@ -120,7 +78,7 @@ describe('Anthropic (Claude computer use)', () => {
   });
 
   test('computer_toolset_20260801: click, type and Return in one turn fill and submit the form', async () => {
-    const { run, f } = await open('/type');
+    const { run, f } = await ctx.open('/type');
     const [x, y] = said('claude', f, { x: 200, y: 116 });
     const { r, s } = await act({
       frame: f.id,
@@ -146,13 +104,13 @@ describe('Anthropic (Claude computer use)', () => {
     });
     assert.equal(s.verdict, 'OK', text(r));
     assert.equal(s.ran, 3);
-    const submit = await srv.waitForHits(1, { run, type: 'submit' });
+    const submit = await ctx.srv.waitForHits(1, { run, type: 'submit' });
     assert.equal(submit[0]?.extra?.value, 'Ada Lovelace');
     assert.equal((s.reply as { content: unknown[] }).content.length, 3, 'one tool_result per tool_use');
   });
 
   test('left_click_drag reorders a SortableJS list; scroll turns the wheel in the scroll box', async () => {
-    const sortable = await open('/rw/sortable');
+    const sortable = await ctx.open('/rw/sortable');
     const from = said('claude', sortable.f, { x: 72, y: 152 });
     const to = said('claude', sortable.f, { x: 72, y: 104 + 48 * 4 + 10 });
     const drag = await act({
@@ -161,9 +119,9 @@ describe('Anthropic (Claude computer use)', () => {
       action: { action: 'left_click_drag', start_coordinate: from, coordinate: to },
     });
     assert.equal(drag.s.verdict, 'OK', text(drag.r));
-    const acts = await srv.waitForActions(1, { run: sortable.run });
+    const acts = await ctx.srv.waitForActions(1, { run: sortable.run });
     assert.deepEqual([acts[0]?.do, acts[0]?.id, acts[0]?.form.to], ['reorder', 'TCK-7737', '4']);
-    const box = await open('/rw/scroll');
+    const box = await ctx.open('/rw/scroll');
     const at = said('claude', box.f, { x: 340, y: 280 });
     const sc = await act({
       frame: box.f.id,
@@ -179,7 +137,7 @@ describe('Anthropic (Claude computer use)', () => {
   });
 
   test('browser_toolset: javascript_exec is not run, and the actions after it are not run blind', async () => {
-    const { run, page, f } = await open('/rw/list');
+    const { run, page, f } = await ctx.open('/rw/list');
     const [x, y] = said('claude', f, await centre(archiveOf(page, 'TCK-7741')));
     const { r, s } = await act({
       frame: f.id,
@@ -208,11 +166,11 @@ describe('Anthropic (Claude computer use)', () => {
     );
     assert.match(s.steps[0]?.message ?? '', /JavaScript/i);
     await new Promise((res) => setTimeout(res, 300));
-    assert.equal(srv.actions({ run }).length, 0);
+    assert.equal(ctx.srv.actions({ run }).length, 0);
   });
 
   test('a drag with one end off the image is refused naming input.coordinate; nothing is pressed', async () => {
-    const { run, f } = await open('/rw/sortable');
+    const { run, f } = await ctx.open('/rw/sortable');
     const { r, s } = await act({
       frame: f.id,
       model: 'claude',
@@ -225,13 +183,13 @@ describe('Anthropic (Claude computer use)', () => {
     assert.equal(s.verdict, 'BAD_INPUT', text(r));
     assert.equal(s.error?.field, 'input.coordinate');
     await new Promise((res) => setTimeout(res, 300));
-    assert.equal(srv.actions({ run }).length, 0);
+    assert.equal(ctx.srv.actions({ run }).length, 0);
   });
 });
 
 describe('OpenAI (computer_call)', () => {
   test('actions[]: the first click opens a Shoelace menu over the next row; the second click, aimed at that row, is refused', async () => {
-    const { run, page, f } = await open('/rw/components');
+    const { run, page, f } = await ctx.open('/rw/components');
     const trigger = (id: string) => page.locator(`#row-${id} sl-dropdown.more [slot=trigger]`).first();
     const a = await centre(trigger('TCK-7741'));
     const b = await centre(trigger('TCK-7742'));
@@ -257,12 +215,12 @@ describe('OpenAI (computer_call)', () => {
     assert.equal(s.verdict, 'COVERED');
     assert.equal((s.reply as { call_id: string }).call_id, 'call_1');
     await new Promise((res) => setTimeout(res, 300));
-    assert.equal(srv.actions({ run }).length, 0, 'the menu item under the second point was not clicked');
-    assert.equal(srv.hits({ run, type: 'click' }).length, 1, 'only the first click reached the page');
+    assert.equal(ctx.srv.actions({ run }).length, 0, 'the menu item under the second point was not clicked');
+    assert.equal(ctx.srv.hits({ run, type: 'click' }).length, 1, 'only the first click reached the page');
   });
 
   test('pending_safety_checks: nothing runs until acknowledged; then the reply echoes them', async () => {
-    const { run, page, f } = await open('/rw/list');
+    const { run, page, f } = await ctx.open('/rw/list');
     const call = {
       type: 'computer_call',
       call_id: 'call_2',
@@ -277,7 +235,7 @@ describe('OpenAI (computer_call)', () => {
     assert.equal(blocked.s.verdict, 'BLOCKED', text(blocked.r));
     assert.equal(blocked.s.error?.code, 'SAFETY_CHECK_PENDING');
     await new Promise((res) => setTimeout(res, 300));
-    assert.equal(srv.actions({ run }).length, 0);
+    assert.equal(ctx.srv.actions({ run }).length, 0);
     const ok = await act({
       frame: f.id,
       model: 'openai-cua',
@@ -291,11 +249,11 @@ describe('OpenAI (computer_call)', () => {
       ),
       ['sc_1'],
     );
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.id, 'TCK-7742');
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.id, 'TCK-7742');
   });
 
   test('a drag path drops an interact.js card on a zone; keypress ["CTRL","A"] and scroll_y', async () => {
-    const { run, f } = await open('/rw/dropzone');
+    const { run, f } = await ctx.open('/rw/dropzone');
     const { r, s } = await act({
       frame: f.id,
       model: 'openai-cua',
@@ -313,14 +271,14 @@ describe('OpenAI (computer_call)', () => {
       },
     });
     assert.equal(s.verdict, 'OK', text(r));
-    const acts = await srv.waitForActions(1, { run });
+    const acts = await ctx.srv.waitForActions(1, { run });
     assert.deepEqual([acts[0]?.do, acts[0]?.id, acts[0]?.form.zone], ['drop', 'TCK-7737', 'doing']);
   });
 });
 
 describe('Gemini (function calls on the 0–999 grid)', () => {
   test('type_text_at clears, types and presses Enter into the field it names', async () => {
-    const { run, f } = await open('/type');
+    const { run, f } = await ctx.open('/type');
     const [x, y] = said('gemini', f, { x: 200, y: 116 });
     const { r, s } = await act({
       frame: f.id,
@@ -330,13 +288,13 @@ describe('Gemini (function calls on the 0–999 grid)', () => {
       },
     });
     assert.equal(s.verdict, 'OK', text(r));
-    assert.equal((await srv.waitForHits(1, { run, type: 'submit' }))[0]?.extra?.value, 'Grace Hopper');
+    assert.equal((await ctx.srv.waitForHits(1, { run, type: 'submit' }))[0]?.extra?.value, 'Grace Hopper');
     const parts = (s.reply as { parts: Array<{ functionResponse: { name: string } }> }).parts;
     assert.equal(parts[0]?.functionResponse.name, 'type_text_at');
   });
 
   test('open_web_browser is answered and skipped; click (new vocabulary) archives; a safety decision waits for the user', async () => {
-    const { run, page, f } = await open('/rw/list');
+    const { run, page, f } = await ctx.open('/rw/list');
     const [x, y] = said('gemini', f, await centre(archiveOf(page, 'TCK-7743')));
     const calls = [
       { functionCall: { name: 'open_web_browser', args: {} } },
@@ -360,7 +318,7 @@ describe('Gemini (function calls on the 0–999 grid)', () => {
       text(ok.r),
     );
     assert.equal(ok.s.verdict, 'OK');
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.id, 'TCK-7743');
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.id, 'TCK-7743');
     const parts = (
       ok.s.reply as { parts: Array<{ functionResponse: { response: Record<string, unknown> } }> }
     ).parts;
@@ -368,7 +326,7 @@ describe('Gemini (function calls on the 0–999 grid)', () => {
   });
 
   test('drag_and_drop moves a card into the other zone', async () => {
-    const { run, f } = await open('/rw/dropzone');
+    const { run, f } = await ctx.open('/rw/dropzone');
     const [x, y] = said('gemini', f, { x: 220, y: 320 });
     const [dx, dy] = said('gemini', f, { x: 1060, y: 320 });
     const { r, s } = await act({
@@ -377,14 +335,14 @@ describe('Gemini (function calls on the 0–999 grid)', () => {
       action: { name: 'drag_and_drop', args: { x, y, destination_x: dx, destination_y: dy } },
     });
     assert.equal(s.verdict, 'OK', text(r));
-    const acts = await srv.waitForActions(1, { run });
+    const acts = await ctx.srv.waitForActions(1, { run });
     assert.deepEqual([acts[0]?.id, acts[0]?.form.zone], ['TCK-7738', 'done']);
   });
 });
 
 describe('UI-TARS', () => {
   test('UI-TARS (per-mille start_box) archives; UI-TARS-1.5 (<point> in smart-resized px) drags', async () => {
-    const list = await open('/rw/list');
+    const list = await ctx.open('/rw/list');
     const [x, y] = said('ui-tars', list.f, await centre(archiveOf(list.page, 'TCK-7744')));
     const v1 = await act({
       frame: list.f.id,
@@ -392,8 +350,8 @@ describe('UI-TARS', () => {
       action: `Thought: Archive TCK-7744.\nAction: click(start_box='(${x},${y})')`,
     });
     assert.equal(v1.s.verdict, 'OK', text(v1.r));
-    assert.equal((await srv.waitForActions(1, { run: list.run }))[0]?.id, 'TCK-7744');
-    const sortable = await open('/rw/sortable');
+    assert.equal((await ctx.srv.waitForActions(1, { run: list.run }))[0]?.id, 'TCK-7744');
+    const sortable = await ctx.open('/rw/sortable');
     const [ax, ay] = said('ui-tars-1.5', sortable.f, { x: 72, y: 104 + 48 * 3 });
     const [bx, by] = said('ui-tars-1.5', sortable.f, { x: 72, y: 104 + 10 });
     const v15 = await act({
@@ -402,12 +360,12 @@ describe('UI-TARS', () => {
       action: `Thought: move TCK-7739 to the top.\nAction: drag(start_point='<point>${ax} ${ay}</point>', end_point='<point>${bx} ${by}</point>')`,
     });
     assert.equal(v15.s.verdict, 'OK', text(v15.r));
-    const acts = await srv.waitForActions(1, { run: sortable.run });
+    const acts = await ctx.srv.waitForActions(1, { run: sortable.run });
     assert.deepEqual([acts[0]?.id, acts[0]?.form.from, acts[0]?.form.to], ['TCK-7739', '3', '0']);
   });
 
   test('type(content=…\\n) submits; hotkey(key=…) with a key nobody maps is refused naming the call', async () => {
-    const { run, f } = await open('/type');
+    const { run, f } = await ctx.open('/type');
     const [x, y] = said('ui-tars-1.5', f, { x: 200, y: 116 });
     const typed = await act({
       frame: f.id,
@@ -415,7 +373,7 @@ describe('UI-TARS', () => {
       action: `Action: click(point='<point>${x} ${y}</point>')\n\ntype(content='Alan Turing\\n')`,
     });
     assert.equal(typed.s.verdict, 'OK', text(typed.r));
-    assert.equal((await srv.waitForHits(1, { run, type: 'submit' }))[0]?.extra?.value, 'Alan Turing');
+    assert.equal((await ctx.srv.waitForHits(1, { run, type: 'submit' }))[0]?.extra?.value, 'Alan Turing');
     const bad = await act({
       frame: f.id,
       model: 'ui-tars-1.5',
@@ -428,7 +386,7 @@ describe('UI-TARS', () => {
 
 describe('Qwen computer_use', () => {
   test('Qwen2.5-VL (smart-resized px): mouse_move to a card, then left_click_drag from the cursor to a zone', async () => {
-    const { run, f } = await open('/rw/dropzone');
+    const { run, f } = await ctx.open('/rw/dropzone');
     const [x, y] = said('qwen2.5-vl', f, { x: 220, y: 400 });
     const [dx, dy] = said('qwen2.5-vl', f, { x: 1060, y: 320 });
     const call = (args: Record<string, unknown>) =>
@@ -440,12 +398,12 @@ describe('Qwen computer_use', () => {
     });
     assert.equal(s.verdict, 'OK', text(r));
     assert.equal(s.ran, 2);
-    const acts = await srv.waitForActions(1, { run });
+    const acts = await ctx.srv.waitForActions(1, { run });
     assert.deepEqual([acts[0]?.id, acts[0]?.form.zone], ['TCK-7739', 'done']);
   });
 
   test('Qwen3-VL (0–999): left_click, type and key ["Return"] submit the form', async () => {
-    const { run, f } = await open('/type');
+    const { run, f } = await ctx.open('/type');
     const [x, y] = said('qwen3-vl', f, { x: 200, y: 116 });
     const { r, s } = await act({
       frame: f.id,
@@ -457,7 +415,10 @@ describe('Qwen computer_use', () => {
       ],
     });
     assert.equal(s.verdict, 'OK', text(r));
-    assert.equal((await srv.waitForHits(1, { run, type: 'submit' }))[0]?.extra?.value, 'Katherine Johnson');
+    assert.equal(
+      (await ctx.srv.waitForHits(1, { run, type: 'submit' }))[0]?.extra?.value,
+      'Katherine Johnson',
+    );
   });
 });
 

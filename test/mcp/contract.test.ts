@@ -1,28 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { type AttachedBrowser, startAttachedBrowser } from '../helpers/attached.js';
-import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
+import { attachedMcpForFile } from '../helpers/attached.js';
+import { frameOf, imagePx, startStdio, structured, text } from '../helpers/mcp-client.js';
 
 // One contract for every tool (one wrapper): unknown argument names and schema errors come back as the same
 // structured refusal as any other, each error says its kind, every argument has a bound, notices reach the
 // agent from any tool, and a call the client cancels stops while the calls behind it run.
 
-let srv: FixtureServer;
-let chrome: AttachedBrowser;
-let mcp: McpHarness;
-
-before(async () => {
-  srv = await startFixtureServer();
-  chrome = await startAttachedBrowser();
-  mcp = await startStdio(['--cdp-endpoint', chrome.endpoint, '--device-scale-factor', '2']);
-});
-after(async () => {
-  await mcp?.close();
-  await chrome?.close();
-  await srv?.close();
-});
+const ctx = attachedMcpForFile();
 
 interface Refusal {
   verdict: string;
@@ -39,10 +25,16 @@ const refusal = (r: CallToolResult) => {
 
 describe('arguments', () => {
   test('unknown names are refused by name, with the names that exist; nothing is clicked', async () => {
-    await mcp.call('browser_navigate', { url: srv.url('/approve', { run: 'unknown-arg' }) });
-    const f = await frameOf(mcp);
+    await ctx.mcp.call('browser_navigate', { url: ctx.srv.url('/approve', { run: 'unknown-arg' }) });
+    const f = await frameOf(ctx.mcp);
     const p = imagePx(f, { x: 1102, y: 636 });
-    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y, unit: 'css', clickCount: 2 });
+    const r = await ctx.mcp.call('browser_click', {
+      frame: f.id,
+      x: p.x,
+      y: p.y,
+      unit: 'css',
+      clickCount: 2,
+    });
     const s = refusal(r);
     assert.equal(s.verdict, 'BAD_INPUT');
     assert.equal(s.error.code, 'UNKNOWN_ARGUMENT');
@@ -55,21 +47,21 @@ describe('arguments', () => {
     assert.equal(s.dispatched, null);
     assert.match(text(r), /Nothing was clicked/);
     await new Promise((res) => setTimeout(res, 200));
-    assert.equal(srv.hits({ run: 'unknown-arg', type: 'click' }).length, 0);
+    assert.equal(ctx.srv.hits({ run: 'unknown-arg', type: 'click' }).length, 0);
   });
 
   test('a schema error is the same structured refusal, naming the field and what it takes', async () => {
-    const s = refusal(await mcp.call('browser_scroll', { dx: 0, dy: 'down' }));
+    const s = refusal(await ctx.mcp.call('browser_scroll', { dx: 0, dy: 'down' }));
     assert.deepEqual([s.verdict, s.error.code, s.error.field], ['BAD_INPUT', 'BAD_ARGUMENT', 'dy']);
     assert.match(s.error.hint, /CSS px/);
     // JSON null for an optional argument means "not given", as clients send it.
-    const shot = await mcp.call('browser_screenshot', { marks: null });
+    const shot = await ctx.mcp.call('browser_screenshot', { marks: null });
     assert.ok(!shot.isError, text(shot));
   });
 
   test('bounds that fit what each argument measures; huge values are never echoed back', async () => {
-    await mcp.call('browser_navigate', { url: srv.url('/approve', { run: 'bounds' }) });
-    const f = await frameOf(mcp);
+    await ctx.mcp.call('browser_navigate', { url: ctx.srv.url('/approve', { run: 'bounds' }) });
+    const f = await frameOf(ctx.mcp);
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['browser_click', { frame: f.id, x: 10, y: 10, shown_width: 1e308 }, 'shown_width'],
       ['browser_type', { text: 'x'.repeat(10_001) }, 'text'],
@@ -80,7 +72,7 @@ describe('arguments', () => {
       ['browser_wait_for', { seconds: 3600 }, 'seconds'],
     ];
     for (const [tool, args, field] of cases) {
-      const r = await mcp.call(tool, args);
+      const r = await ctx.mcp.call(tool, args);
       const s = refusal(r);
       assert.deepEqual(
         [s.error.code, s.error.field],
@@ -90,7 +82,7 @@ describe('arguments', () => {
       assert.ok(text(r).length < 1_000, `${tool} answers briefly (${text(r).length} characters)`);
     }
     await new Promise((res) => setTimeout(res, 200));
-    assert.equal(srv.hits({ run: 'bounds' }).length, 0, 'nothing reached the page');
+    assert.equal(ctx.srv.hits({ run: 'bounds' }).length, 0, 'nothing reached the page');
   });
 });
 
@@ -110,9 +102,9 @@ describe('error kinds and notices', () => {
   });
 
   test('a page whose script hangs: the tool answers TIMEOUT within its budget and the session goes on', async () => {
-    const url = srv.url('/approve', { run: 'hang' });
-    await mcp.call('browser_navigate', { url });
-    const page = chrome.pages().find((p) => p.url() === url);
+    const url = ctx.srv.url('/approve', { run: 'hang' });
+    await ctx.mcp.call('browser_navigate', { url });
+    const page = ctx.chrome.pages().find((p) => p.url() === url);
     assert.ok(page);
     // The page's own script spins for 9 s, from its own event loop.
     await page.evaluate(() => {
@@ -121,11 +113,13 @@ describe('error kinds and notices', () => {
         while (Date.now() < end);
       }, 0);
     });
-    const shot = refusal(await mcp.call('browser_screenshot'));
+    const shot = refusal(await ctx.mcp.call('browser_screenshot'));
     assert.deepEqual([shot.verdict, shot.error.kind], ['TIMEOUT', 'timeout'], shot.message);
     assert.doesNotMatch(shot.message, /Nothing was clicked/);
     await page.waitForFunction(() => true, undefined, { timeout: 15_000 });
-    const again = await mcp.call('browser_navigate', { url: srv.url('/approve', { run: 'after-hang' }) });
+    const again = await ctx.mcp.call('browser_navigate', {
+      url: ctx.srv.url('/approve', { run: 'after-hang' }),
+    });
     assert.ok(!again.isError, text(again));
   });
 
@@ -135,13 +129,13 @@ describe('error kinds and notices', () => {
       ['browser_press_key', { key: 'Shift' }],
       ['browser_tabs', { action: 'list' }],
     ] as const) {
-      await mcp.call('browser_navigate', { url: srv.url('/approve', { run: `notice-${tool}` }) });
-      const page = chrome.pages().find((p) => p.url().includes(`notice-${tool}`));
+      await ctx.mcp.call('browser_navigate', { url: ctx.srv.url('/approve', { run: `notice-${tool}` }) });
+      const page = ctx.chrome.pages().find((p) => p.url().includes(`notice-${tool}`));
       assert.ok(page);
       await page.close();
       // The close reaches trueclick's own connection a moment later, as it would from a user's click.
       await new Promise((res) => setTimeout(res, 500));
-      const r = await mcp.call(tool, args);
+      const r = await ctx.mcp.call(tool, args);
       assert.match(text(r), /tab trueclick was acting on closed/, `${tool}: ${text(r)}`);
       assert.match(structured<{ notice?: string }>(r).notice ?? '', /closed/);
     }
@@ -151,10 +145,14 @@ describe('error kinds and notices', () => {
 describe('cancellation', () => {
   test('a cancelled wait stops, and the call queued behind it runs', async () => {
     const controller = new AbortController();
-    const waiting = mcp.client.callTool({ name: 'browser_wait_for', arguments: { seconds: 30 } }, undefined, {
-      signal: controller.signal,
-    });
-    const queued = mcp.call('browser_tabs', { action: 'list' });
+    const waiting = ctx.mcp.client.callTool(
+      { name: 'browser_wait_for', arguments: { seconds: 30 } },
+      undefined,
+      {
+        signal: controller.signal,
+      },
+    );
+    const queued = ctx.mcp.call('browser_tabs', { action: 'list' });
     setTimeout(() => controller.abort(), 300);
     await assert.rejects(waiting, /abort/i);
     const started = Date.now();
@@ -164,19 +162,19 @@ describe('cancellation', () => {
   });
 
   test('cancelled typing stops between chunks: the field holds only part of the text, and no more arrives', async () => {
-    const url = srv.url('/type', { run: 'cancel-type' });
-    await mcp.call('browser_navigate', { url });
-    const f = await frameOf(mcp);
+    const url = ctx.srv.url('/type', { run: 'cancel-type' });
+    await ctx.mcp.call('browser_navigate', { url });
+    const f = await frameOf(ctx.mcp);
     const p = imagePx(f, { x: 200, y: 228 });
     const controller = new AbortController();
-    const typing = mcp.client.callTool(
+    const typing = ctx.mcp.client.callTool(
       { name: 'browser_type', arguments: { frame: f.id, x: p.x, y: p.y, text: 'abcdefghij'.repeat(1000) } },
       undefined,
       { signal: controller.signal, timeout: 120_000 },
     );
     setTimeout(() => controller.abort(), 1_500);
     await assert.rejects(typing, /abort/i);
-    const page = chrome.pages().find((pg) => pg.url() === url);
+    const page = ctx.chrome.pages().find((pg) => pg.url() === url);
     assert.ok(page);
     const notes = page.locator('#notes');
     // Give the chunk in flight time to land, then the field must stop growing.

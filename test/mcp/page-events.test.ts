@@ -1,36 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { type AttachedBrowser, startAttachedBrowser } from '../helpers/attached.js';
-import {
-  type FrameInfo,
-  frameOf,
-  imagePx,
-  type McpHarness,
-  startStdio,
-  structured,
-  text,
-} from '../helpers/mcp-client.js';
+import { describe, test } from 'node:test';
+import { attachedMcpForFile, pageAt } from '../helpers/attached.js';
+import { type FrameInfo, frameOf, imagePx, structured, text } from '../helpers/mcp-client.js';
 
 // What an action opens beside its own effect (a JavaScript dialog, a new tab or popup), the tab and history
 // tools, and waiting: through a real MCP client over stdio, with the server's action log as the truth.
 
-let srv: FixtureServer;
-let chrome: AttachedBrowser;
-let mcp: McpHarness;
-let n = 0;
-
-before(async () => {
-  srv = await startFixtureServer();
-  chrome = await startAttachedBrowser();
-  mcp = await startStdio(['--cdp-endpoint', chrome.endpoint, '--device-scale-factor', '2']);
-});
-after(async () => {
-  await mcp?.close();
-  await chrome?.close();
-  await srv?.close();
-});
+const ctx = attachedMcpForFile();
 
 interface Outcome {
   verdict: string;
@@ -43,33 +19,14 @@ interface Outcome {
   active?: number;
 }
 
-async function pageAt(url: string): Promise<Page> {
-  for (let i = 0; i < 50; i++) {
-    const p = chrome.pages().find((pg) => pg.url().startsWith(url));
-    if (p) return p;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`no page at ${url}`);
-}
-
-async function open(name: string, query: Record<string, string | number> = {}) {
-  const run = `${name}-${++n}`;
-  const url = srv.url(`/rw/${name}`, { run, ...query });
-  const r = await mcp.call('browser_navigate', { url });
-  assert.ok(!r.isError, text(r));
-  const page = await pageAt(url);
-  await page.waitForFunction(() => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready === true);
-  return { run, url, page, f: await frameOf(mcp) };
-}
-
 const px = (f: FrameInfo, x: number, y: number) => imagePx(f, { x, y });
 const call = async (name: string, args: Record<string, unknown> = {}) =>
-  structured<Outcome>(await mcp.call(name, args));
+  structured<Outcome>(await ctx.mcp.call(name, args));
 
 describe('dialogs', () => {
   test('confirm(): the click that opened it reports it, other tools are BLOCKED, accepting deletes', async () => {
-    const { run, f } = await open('dialogs');
-    const r = await mcp.call('browser_click', {
+    const { run, f } = await ctx.open('/rw/dialogs');
+    const r = await ctx.mcp.call('browser_click', {
       frame: f.id,
       ...px(f, 652, 108),
       expect: { text: 'Delete' },
@@ -81,45 +38,45 @@ describe('dialogs', () => {
     const blocked = await call('browser_screenshot');
     assert.equal(blocked.verdict, 'BLOCKED');
     assert.equal(blocked.error?.code, 'DIALOG_OPEN');
-    assert.equal(srv.actions({ run }).length, 0, 'nothing happened while the dialog waited');
+    assert.equal(ctx.srv.actions({ run }).length, 0, 'nothing happened while the dialog waited');
     const a = await call('browser_handle_dialog', { accept: true });
     assert.equal(a.verdict, 'OK', a.message);
-    const acts = await srv.waitForActions(1, { run });
+    const acts = await ctx.srv.waitForActions(1, { run });
     assert.deepEqual([acts[0]?.do, acts[0]?.id], ['delete', 'TCK-7741']);
   });
 
   test('confirm() dismissed takes the page’s "no" branch; prompt() gets the text; alert() then continues', async () => {
-    const { run, f } = await open('dialogs');
+    const { run, f } = await ctx.open('/rw/dialogs');
     assert.equal((await call('browser_click', { frame: f.id, ...px(f, 652, 108) })).dialog?.type, 'confirm');
     await call('browser_handle_dialog', { accept: false });
-    assert.equal((await srv.waitForActions(1, { run }))[0]?.do, 'kept');
-    const second = await open('dialogs');
+    assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.do, 'kept');
+    const second = await ctx.open('/rw/dialogs');
     const p = await call('browser_click', { frame: second.f.id, ...px(second.f, 652, 180) });
     assert.deepEqual([p.dialog?.type, p.dialog?.defaultValue], ['prompt', 'Export to CSV']);
     await call('browser_handle_dialog', { accept: true, prompt_text: 'Export to XLSX' });
-    const renamed = await srv.waitForActions(1, { run: second.run });
+    const renamed = await ctx.srv.waitForActions(1, { run: second.run });
     assert.deepEqual([renamed[0]?.do, renamed[0]?.query.title], ['rename', 'Export to XLSX']);
-    const third = await open('dialogs');
+    const third = await ctx.open('/rw/dialogs');
     const al = await call('browser_click', { frame: third.f.id, ...px(third.f, 652, 252) });
     assert.equal(al.dialog?.type, 'alert');
     await call('browser_handle_dialog', { accept: true });
-    assert.equal((await srv.waitForActions(1, { run: third.run }))[0]?.do, 'after-alert');
+    assert.equal((await ctx.srv.waitForActions(1, { run: third.run }))[0]?.do, 'after-alert');
   });
 
   test('beforeunload: typing makes the form dirty, leaving asks; "stay" keeps the page, "leave" goes', async () => {
-    const { run, f } = await open('dialogs');
+    const { run, f } = await ctx.open('/rw/dialogs');
     const typed = await call('browser_type', { frame: f.id, ...px(f, 296, 324), text: 'draft' });
     assert.equal(typed.verdict, 'OK', typed.message);
-    const nav = await call('browser_navigate', { url: srv.url('/rw/act', { do: 'leave-by-url', run }) });
+    const nav = await call('browser_navigate', { url: ctx.srv.url('/rw/act', { do: 'leave-by-url', run }) });
     assert.equal(nav.dialog?.type, 'beforeunload', nav.message);
     await call('browser_handle_dialog', { accept: false });
-    const g = await frameOf(mcp);
+    const g = await frameOf(ctx.mcp);
     assert.match(g.url ?? '', /\/rw\/dialogs/);
     const leave = await call('browser_click', { frame: g.id, ...px(g, 828, 324), expect: { role: 'link' } });
     assert.equal(leave.dialog?.type, 'beforeunload', leave.message);
     const answered = await call('browser_handle_dialog', { accept: true });
     assert.match(answered.url ?? '', /\/rw\/act/, answered.message);
-    const acts = await srv.waitForActions(1, { run });
+    const acts = await ctx.srv.waitForActions(1, { run });
     assert.deepEqual(
       acts.map((x) => x.do),
       ['leave'],
@@ -127,7 +84,7 @@ describe('dialogs', () => {
   });
 
   test('browser_handle_dialog with no dialog open says so', async () => {
-    const r = await mcp.call('browser_handle_dialog', { accept: true });
+    const r = await ctx.mcp.call('browser_handle_dialog', { accept: true });
     assert.equal(r.isError, true);
     assert.equal(structured<Outcome>(r).error?.code, 'NO_DIALOG');
   });
@@ -135,22 +92,22 @@ describe('dialogs', () => {
 
 describe('tabs and history', () => {
   test('a target=_blank link and a window.open popup each open a tab that is followed and said so', async () => {
-    const { run, f } = await open('tabs');
+    const { run, f } = await ctx.open('/rw/tabs');
     const r = await call('browser_click', { frame: f.id, ...px(f, 652, 108) });
     assert.equal(r.verdict, 'OK', r.message);
     assert.equal(r.newTab?.followed, true);
     assert.match(r.newTab?.url ?? '', /do=open-tab/);
     assert.match(r.message, /new tab/);
-    const shot = await frameOf(mcp);
+    const shot = await frameOf(ctx.mcp);
     assert.match(shot.url ?? '', /do=open-tab/, 'the next screenshot shows the new tab');
     const list = await call('browser_tabs', { action: 'list' });
     assert.equal(list.tabs?.length, 2);
     assert.equal(list.active, 1);
     await call('browser_tabs', { action: 'select', index: 0 });
-    const back = await frameOf(mcp);
+    const back = await frameOf(ctx.mcp);
     const popup = await call('browser_click', { frame: back.id, ...px(back, 652, 324) });
     assert.match(popup.newTab?.url ?? '', /do=popup/, popup.message);
-    const acts = await srv.waitForActions(2, { run });
+    const acts = await ctx.srv.waitForActions(2, { run });
     assert.deepEqual(acts.map((a) => a.do).sort(), ['open-tab', 'popup']);
     // A frame of another tab is refused by name.
     const stale = await call('browser_click', { frame: f.id, ...px(f, 652, 108) });
@@ -162,27 +119,32 @@ describe('tabs and history', () => {
   });
 
   test('back, forward and reload move the tab; frames from before are void', async () => {
-    const a = srv.url('/nav-a', { run: 'hist' });
-    const b = srv.url('/nav-b', { run: 'hist' });
+    const a = ctx.srv.url('/nav-a', { run: 'hist' });
+    const b = ctx.srv.url('/nav-b', { run: 'hist' });
     await call('browser_navigate', { url: a });
+    const page = await pageAt(ctx.chrome, a);
     await call('browser_navigate', { url: b });
-    const old = await frameOf(mcp);
+    const old = await frameOf(ctx.mcp);
     const back = await call('browser_navigate_back');
     assert.match(back.url ?? '', /\/nav-a/, back.message);
+    assert.match(page.url(), /\/nav-a/, 'the browser itself is back on nav-a');
     const fwd = await call('browser_navigate_forward');
     assert.match(fwd.url ?? '', /\/nav-b/, fwd.message);
+    assert.match(page.url(), /\/nav-b/);
+    const before = await page.evaluate(() => performance.timeOrigin);
     const reload = await call('browser_reload');
     assert.match(reload.url ?? '', /\/nav-b/);
+    assert.notEqual(await page.evaluate(() => performance.timeOrigin), before, 'a new document was loaded');
     const r = await call('browser_click', { frame: old.id, ...px(old, 140, 140) });
     assert.equal(r.error?.code, 'FRAME_OUTDATED');
-    await call('browser_navigate', { url: 'about:blank' });
-    await call('browser_navigate', { url: 'about:blank#x' });
+    const none = await call('browser_navigate_forward');
+    assert.equal((none as Outcome & { noHistory?: boolean }).noHistory, true, none.message);
   });
 });
 
 describe('wait for', () => {
   test('text that a Bootstrap toast shows later, and text that goes when it hides', async () => {
-    const { page } = await open('overlays');
+    const { page } = await ctx.open('/rw/overlays');
     const rw = (name: string) =>
       page.evaluate(
         (n) => (window as unknown as { rw: Record<string, () => Promise<unknown>> }).rw[n]?.(),
