@@ -50,7 +50,11 @@ export async function dispatchClick(
  * Hover first, before the check: an awaited mouseMoved waits for a rendered frame (tens of ms here), which
  * must not sit inside the check → press window.
  */
-export function moveMouse(driver: PageDriver, p: Point, modifiers?: readonly Modifier[]): Promise<InputOutcome> {
+export function moveMouse(
+  driver: PageDriver,
+  p: Point,
+  modifiers?: readonly Modifier[],
+): Promise<InputOutcome> {
   return driver.input('Input.dispatchMouseEvent', {
     type: 'mouseMoved',
     x: p.x,
