@@ -21,7 +21,7 @@ import { type Effects, effectsSentence, PageWatch } from './page-watch.js';
 import { type ScrollReport, scrollAt } from './scroll.js';
 import { guardedSelect, type SelectReport } from './select.js';
 import { type TabAction, type TabInfo, TabSet, tabAction } from './tabs.js';
-import type { ActionContext } from './target.js';
+import { type ActionContext, frameIn } from './target.js';
 import type { ClickReport, Point } from './verdicts.js';
 import { type WaitRequest, type WaitResult, waitFor } from './wait.js';
 import { type ZoomRequest, zoomRegion } from './zoom.js';
@@ -175,8 +175,7 @@ export class TrueclickSession {
 
   /** The frame, if it still describes the active tab (else the refusal that says why). */
   async frame(id: string): Promise<FrameRecord> {
-    const ctx = await this.context();
-    return this.frames.get(id, { url: ctx.driver.url, loaderId: ctx.driver.loaderId, tab: ctx.tab });
+    return frameIn(await this.context(), id);
   }
 
   async navigate(url: string, signal?: AbortSignal): Promise<WithEffects<NavigationResult>> {

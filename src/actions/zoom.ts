@@ -2,7 +2,7 @@ import { type Capture, type CaptureOptions, captureFrame } from '../browser/capt
 import { currentScroll } from '../browser/input.js';
 import { GeometryError, resolveRequest, type TargetRequest } from '../geometry/index.js';
 import { ActionError } from './errors.js';
-import type { ActionContext } from './target.js';
+import { type ActionContext, frameIn } from './target.js';
 import { fmt } from './verdicts.js';
 
 /** A region to look at closer: 4 numbers in the frame's convention (default xyxy image px of `frame`). */
@@ -26,9 +26,7 @@ export async function zoomRegion(
   req: ZoomRequest,
   co: CaptureOptions,
 ): Promise<{ capture: Capture; of?: string }> {
-  const frame = req.frame
-    ? ctx.frames.get(req.frame, { url: ctx.driver.url, loaderId: ctx.driver.loaderId, tab: ctx.tab })
-    : undefined;
+  const frame = req.frame ? frameIn(ctx, req.frame) : undefined;
   const { frame: _f, region, max_width: _w, marks: _m, ...convention } = req;
   let box: { x1: number; y1: number; x2: number; y2: number };
   try {

@@ -27,23 +27,31 @@ export async function dispatchClick(
   opts: ClickOptions = {},
 ): Promise<InputOutcome> {
   const button = opts.button ?? 'left';
-  const clickCount = opts.clickCount ?? 1;
-  const modifiers = modifierMask(opts.modifiers);
-  for (let i = 1; i <= clickCount; i++) {
+  for (let i = 1; i <= (opts.clickCount ?? 1); i++) {
     for (const type of ['mousePressed', 'mouseReleased'] as const) {
-      const out = await driver.input('Input.dispatchMouseEvent', {
-        type,
-        x: p.x,
-        y: p.y,
-        button,
-        clickCount: i,
-        buttons: type === 'mousePressed' ? BUTTON_BITS[button] : 0,
-        modifiers,
-      });
+      const out = await mouseButton(driver, type, p, { button, clickCount: i, modifiers: opts.modifiers });
       if (!out.sent) return out;
     }
   }
   return { sent: true };
+}
+
+/** One press or release of a mouse button, with the buttons CDP must report held while it is down. */
+function mouseButton(
+  driver: PageDriver,
+  type: 'mousePressed' | 'mouseReleased',
+  p: Point,
+  o: { button: MouseButton; clickCount: number; modifiers?: readonly Modifier[] | undefined },
+): Promise<InputOutcome> {
+  return driver.input('Input.dispatchMouseEvent', {
+    type,
+    x: p.x,
+    y: p.y,
+    button: o.button,
+    clickCount: o.clickCount,
+    buttons: type === 'mousePressed' ? BUTTON_BITS[o.button] : 0,
+    modifiers: modifierMask(o.modifiers),
+  });
 }
 
 /**
@@ -127,15 +135,7 @@ export function pressAt(
   p: Point,
   modifiers?: readonly Modifier[],
 ): Promise<InputOutcome> {
-  return driver.input('Input.dispatchMouseEvent', {
-    type: 'mousePressed',
-    x: p.x,
-    y: p.y,
-    button: 'left',
-    clickCount: 1,
-    buttons: BUTTON_BITS.left,
-    modifiers: modifierMask(modifiers),
-  });
+  return mouseButton(driver, 'mousePressed', p, { button: 'left', clickCount: 1, modifiers });
 }
 
 export function releaseAt(
@@ -143,15 +143,7 @@ export function releaseAt(
   p: Point,
   modifiers?: readonly Modifier[],
 ): Promise<InputOutcome> {
-  return driver.input('Input.dispatchMouseEvent', {
-    type: 'mouseReleased',
-    x: p.x,
-    y: p.y,
-    button: 'left',
-    clickCount: 1,
-    buttons: 0,
-    modifiers: modifierMask(modifiers),
-  });
+  return mouseButton(driver, 'mouseReleased', p, { button: 'left', clickCount: 1, modifiers });
 }
 
 export async function wheel(
