@@ -76,8 +76,13 @@ export class PageDriver {
       this.url = e.frame.url;
     });
     cdp.on('Page.frameRequestedNavigation', (e) => {
-      // A link with target=_blank asks for another tab: this frame stays where it is.
-      if (e.disposition !== 'currentTab') return;
+      // A link with target=_blank, or a Ctrl / middle click on a link, asks for another tab (with no
+      // Page.windowOpen for the latter): this frame stays where it is, and a tab is coming.
+      if (e.disposition !== 'currentTab') {
+        this.windowOpens++;
+        for (const w of this.navWatches.keys()) w.opened = e.url;
+        return;
+      }
       for (const w of watching(e.frameId)) w.requested = { url: e.url, reason: e.reason };
     });
     cdp.on('Page.windowOpen', (e) => {

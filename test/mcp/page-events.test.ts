@@ -118,6 +118,24 @@ describe('tabs and history', () => {
     assert.equal((await call('browser_tabs', { action: 'list' })).tabs?.length, 1);
   });
 
+  test('a Ctrl-click on a plain link opens it in a new tab, which is followed; the list stays in the first', async () => {
+    const { run, page, f } = await ctx.open('/rw/list');
+    const link = page.locator('.ticket-row', { hasText: 'TCK-7741' }).locator('a.archive');
+    const b = await link.boundingBox();
+    assert.ok(b);
+    const r = await call('browser_click', {
+      frame: f.id,
+      ...px(f, b.x + b.width / 2, b.y + b.height / 2),
+      modifiers: ['Control'],
+    });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.match(r.newTab?.url ?? '', /do=archive/, r.message);
+    assert.match(page.url(), /\/rw\/list/, 'the list itself did not navigate');
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual([acts[0]?.do, acts[0]?.id], ['archive', 'TCK-7741']);
+    await call('browser_tabs', { action: 'close' });
+  });
+
   test('back, forward and reload move the tab; frames from before are void', async () => {
     const a = ctx.srv.url('/nav-a', { run: 'hist' });
     const b = ctx.srv.url('/nav-b', { run: 'hist' });
