@@ -11,7 +11,7 @@ export type { ScrollReport } from './actions/scroll.js';
 export type { SelectReport } from './actions/select.js';
 export { type Screenshot, type SessionOptions, TrueclickSession } from './actions/session.js';
 export type { TabInfo } from './actions/tabs.js';
-export type { ClickReport, Verdict } from './actions/verdicts.js';
+export { type ClickReport, ERROR_VERDICTS, type ErrorVerdict, type Verdict } from './actions/verdicts.js';
 export type { WaitRequest, WaitResult } from './actions/wait.js';
 export type { ZoomRequest } from './actions/zoom.js';
 export type { Hit } from './browser/element-facts.js';

@@ -72,12 +72,15 @@ export function familyReply(
       };
     }
     default:
-      // UI-TARS and Qwen agents go on with the new screenshot as the next user turn.
+      // UI-TARS and Qwen agents go on with the new screenshot as the next user turn, in the
+      // OpenAI-compatible chat shape their servers (vLLM, SGLang, DashScope) take.
       return {
         role: 'user',
         content: [
           { type: 'text', text: textOf(r.steps) },
-          ...(image ? [{ type: 'image', image: `data:${image.mimeType};base64,${image.base64}` }] : []),
+          ...(image
+            ? [{ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.base64}` } }]
+            : []),
         ],
       };
   }

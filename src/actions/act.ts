@@ -21,7 +21,7 @@ import type { Expect } from './expect.js';
 import type { FrameRecord } from './frames.js';
 import type { Effects } from './page-watch.js';
 import type { Screenshot, TrueclickSession } from './session.js';
-import type { ClickReport, Point, Verdict } from './verdicts.js';
+import { type ClickReport, ERROR_VERDICTS, type ErrorVerdict, type Point, type Verdict } from './verdicts.js';
 
 /** browser_act: what a computer-use model emitted, executed as it is, against the frame it saw. */
 export interface ActRequest {
@@ -63,6 +63,8 @@ export interface StepOutcome {
 }
 
 export interface ActResult extends Effects {
+  /** OK when every action ran; else the first one's that did not (its verdict, or its error's kind). */
+  verdict: Verdict | ErrorVerdict;
   family: NonNullable<ReturnType<typeof familyOf>>;
   model: PresetName;
   frame: string | null;
@@ -187,6 +189,7 @@ export async function runAct(
   const css = new Map<NativePoint, Point>();
   for (const step of batch.steps) for (const p of pointsOf(step)) css.set(p, resolvePoint(p, req, geometry));
   const result: ActResult = {
+    verdict: 'OK',
     family: batch.family,
     model: req.model,
     frame: frame?.id ?? null,
@@ -250,6 +253,9 @@ export async function runAct(
         message: `${err.problem} ${err.hint}`,
         error: { code: err.code, kind: err.kind },
       };
+      // A dialog the action met (the mouse reaching its point opened one) freezes the page: say which.
+      const dialog = session.dialog;
+      if (dialog) result.dialog = dialog;
     }
     result.steps.push(outcome);
     if (outcome.status === 'done') result.ran++;
@@ -263,6 +269,17 @@ export async function runAct(
     if (effects) Object.assign(result, effects);
     if (effects?.dialog) stop ??= 'a dialog is open; answer it with browser_handle_dialog first';
   }
-  if (req.screenshot !== false && !result.dialog) result.screenshot = await session.screenshot();
+  result.verdict = batchVerdict(result.steps);
+  // With a dialog up the page answers nothing, a screenshot included: the dialog comes first.
+  if (req.screenshot !== false && !session.dialog) result.screenshot = await session.screenshot();
   return result;
+}
+
+/** A batch's verdict: OK when every action ran, else the first one that did not. */
+export function batchVerdict(steps: StepOutcome[]): Verdict | ErrorVerdict {
+  const bad = steps.find((s) => s.status === 'refused' || (s.verdict && s.verdict !== 'OK'));
+  if (bad?.verdict) return bad.verdict;
+  if (bad?.error) return ERROR_VERDICTS[bad.error.kind];
+  if (steps.some((s) => s.status === 'unsupported' && !HARMLESS.has(s.name))) return 'BAD_INPUT';
+  return 'OK';
 }

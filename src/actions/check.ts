@@ -1,9 +1,9 @@
 import { describeDifferences, describeHit, diffFacts, toHit } from '../browser/element-facts.js';
 import { nodeNow } from '../browser/hit-test.js';
-import { frameOrigin } from '../geometry/index.js';
+import { conventionFor, frameOrigin, toConvention } from '../geometry/index.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';
-import { centre, toImage } from './target.js';
+import { centre, targetFields, toImage } from './target.js';
 import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 
 // Before dispatch: does the point still hold what the model saw, and what it says it means?
@@ -62,8 +62,32 @@ export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null 
   return {
     ...report,
     verdict: 'MISSED_TARGET',
-    message: `Not clicked: at capture the point ${fmtPoint(point)} CSS held ${describeHit(report.hitAtCapture)}, not ${describeHit(toHit(best.facts))}. That element was at image px ${fmtPoint(img)} = CSS ${fmtPoint(target)} in frame ${frame.id}: your point is ${direction(offsetCss)}. To click it: x ${Math.round(img.x)}, y ${Math.round(img.y)}, frame "${frame.id}".`,
+    message: `Not clicked: at capture the point ${fmtPoint(point)} CSS held ${describeHit(report.hitAtCapture)}, not ${describeHit(toHit(best.facts))}. That element was at image px ${fmtPoint(img)} = CSS ${fmtPoint(target)} in frame ${frame.id}: your point is ${direction(offsetCss)}. To click it: ${asSent(a, target)}, frame "${frame.id}".`,
   };
+}
+
+/**
+ * The target as the agent would write it, in the convention it sent (a Gemini model's 0–999 grid, a
+ * Qwen2.5-VL model's resized pixels, pixels of an image shown at shown_width), so the advice can be used
+ * as it is: `x 78, y 400 (permille, model gemini)`.
+ */
+function asSent(a: Attempt, target: { x: number; y: number }): string {
+  const frame = a.frame;
+  if (!frame) return `CSS x ${Math.round(target.x)}, y ${Math.round(target.y)}`;
+  try {
+    const conv = conventionFor({ ...targetFields(a.req), axis_order: 'xy' }, frame.geometry);
+    const [x = 0, y = 0] = toConvention(target, conv, frame.geometry);
+    const plain =
+      conv.units === 'px' && !conv.model && conv.shown_width === undefined && conv.shown_height === undefined;
+    const how = plain
+      ? ''
+      : ` (${conv.units}${conv.model ? `, model ${conv.model}` : ''}${conv.shown_width !== undefined ? `, of the image shown ${conv.shown_width} px wide` : ''})`;
+    const round = (v: number) => (conv.units === 'normalized' ? Math.round(v * 1000) / 1000 : Math.round(v));
+    return `x ${round(x)}, y ${round(y)}${how}`;
+  } catch {
+    const img = toImage(frame, target);
+    return `x ${Math.round(img.x)}, y ${Math.round(img.y)} (image px)`;
+  }
 }
 
 /** `412 CSS px right of it and 38 CSS px below it`: where the agent's point lies from the target, in words. */

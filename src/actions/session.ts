@@ -4,7 +4,7 @@ import { holdKeys, isKnownKeyError, type KeyOutcome, pressChord, typeText } from
 import { type BrowserHandle, type BrowserOptions, openBrowser } from '../browser/launch.js';
 import { type Move, moveTab, type NavigationResult } from '../browser/navigation.js';
 import type { PageDriver } from '../browser/page-driver.js';
-import { PageEvents } from '../browser/page-events.js';
+import { type DialogInfo, PageEvents } from '../browser/page-events.js';
 import { markColour } from '../image/draw.js';
 import { drawMarks } from '../image/marks.js';
 import { type ActRequest, type ActResult, runAct } from './act.js';
@@ -117,8 +117,13 @@ export class TrueclickSession {
     return (await this.tabs()).driverOf((this.tabSet as TabSet).active);
   }
 
-  private async context(): Promise<ActionContext> {
+  /**
+   * What an action needs: the active tab's driver, the frames, the misses. While that tab shows a dialog the
+   * page is frozen (every call into it waits), so only answering it, and the tabs, may go on.
+   */
+  private async context(opts: { whileDialog?: boolean } = {}): Promise<ActionContext> {
     const driver = await this.driver();
+    if (!opts.whileDialog) this.assertNoDialog();
     return { driver, frames: this.frames, misses: this.misses, tab: (this.tabSet as TabSet).active.id };
   }
 
@@ -128,14 +133,18 @@ export class TrueclickSession {
     return n;
   }
 
-  /** Refuses to act while the active tab shows a dialog: the page is frozen until it is answered. */
-  assertNoDialog(tool: string): void {
+  /** The dialog the active tab shows, if any (the page is frozen until it is answered). */
+  get dialog(): DialogInfo | null {
     const page = this.tabSet?.active.page;
-    const dialog = page ? PageEvents.of(page).dialog : null;
+    return page ? PageEvents.of(page).dialog : null;
+  }
+
+  private assertNoDialog(): void {
+    const dialog = this.dialog;
     if (!dialog) return;
     throw new ActionError(
       'DIALOG_OPEN',
-      `${tool} cannot run: the page shows a ${dialog.type} dialog ("${dialog.message.slice(0, 200)}"), and nothing on it answers until that dialog does.`,
+      `The page shows a ${dialog.type} dialog ("${dialog.message.slice(0, 200)}"), and nothing on it answers until that dialog does.`,
       'Answer it with browser_handle_dialog {accept: true|false}.',
       undefined,
       'blocked',
@@ -143,8 +152,11 @@ export class TrueclickSession {
   }
 
   /** Runs an action and adds what it opened; a new tab it opened becomes the active one. */
-  private async watched<T extends object>(work: (ctx: ActionContext) => Promise<T>): Promise<WithEffects<T>> {
-    const ctx = await this.context();
+  private async watched<T extends object>(
+    work: (ctx: ActionContext) => Promise<T>,
+    opts: { whileDialog?: boolean } = {},
+  ): Promise<WithEffects<T>> {
+    const ctx = await this.context(opts);
     const tabs = this.tabSet as TabSet;
     const watch = new PageWatch(ctx.driver, tabs);
     const value = await work(ctx);
@@ -346,7 +358,7 @@ export class TrueclickSession {
 
   /** One key down or up (Gemini's key_down / key_up). */
   async keyboard(how: 'down' | 'up', key: KeyName): Promise<void> {
-    const driver = await this.driver();
+    const { driver } = await this.context();
     await (how === 'down' ? driver.page.keyboard.down(key) : driver.page.keyboard.up(key));
   }
 
@@ -357,13 +369,13 @@ export class TrueclickSession {
 
   /** Holds keys down for a while (Anthropic's hold_key). */
   async holdKeys(keys: KeyName[], ms: number, signal?: AbortSignal): Promise<void> {
-    const driver = await this.driver();
+    const { driver } = await this.context();
     await holdKeys(driver.page, keys, ms, signal);
   }
 
   /** Answers the dialog the active tab shows; reports where the page went after it. */
   handleDialog(accept: boolean, promptText?: string): Promise<WithEffects<DialogAnswer>> {
-    return this.watched((ctx) => answerDialog(ctx, accept, promptText));
+    return this.watched((ctx) => answerDialog(ctx, accept, promptText), { whileDialog: true });
   }
 
   /** Puts files into the file chooser a checked click opens (with `target`), or into the one already open. */
@@ -382,7 +394,7 @@ export class TrueclickSession {
   }
 
   async waitFor(req: WaitRequest, signal?: AbortSignal): Promise<WaitResult> {
-    const driver = await this.driver();
+    const { driver } = await this.context();
     return waitFor(driver.page, req, signal);
   }
 

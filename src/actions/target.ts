@@ -36,7 +36,8 @@ export interface Resolved {
   mark?: { backendNodeId: number; frame?: string };
 }
 
-function targetFields(req: ClickRequest): TargetRequest {
+/** The fields that say where and in which convention (the geometry layer's request). */
+export function targetFields(req: ClickRequest): TargetRequest {
   const { frame: _f, mark: _m, expect: _e, button: _b, click_count: _c, modifiers: _k, ...target } = req;
   return target;
 }

@@ -1,4 +1,5 @@
 import type { Difference, Hit } from '../browser/element-facts.js';
+import type { ErrorKind } from '../geometry/index.js';
 import type { Expect } from './expect.js';
 
 export type Verdict =
@@ -10,6 +11,17 @@ export type Verdict =
   | 'LANDED_ELSEWHERE'
   /** The click was sent but where it landed could not be confirmed: look before retrying. */
   | 'UNVERIFIED';
+
+/** The verdict of a call that failed before or instead of acting, by what kind of failure it was. */
+export const ERROR_VERDICTS = {
+  bad_input: 'BAD_INPUT',
+  blocked: 'BLOCKED',
+  browser_gone: 'BROWSER_GONE',
+  timeout: 'TIMEOUT',
+  internal: 'INTERNAL_ERROR',
+} as const satisfies Record<ErrorKind, string>;
+
+export type ErrorVerdict = (typeof ERROR_VERDICTS)[ErrorKind];
 
 export interface Point {
   x: number;

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type ErrorKind, TrueclickError } from '../geometry/index.js';
+import { ERROR_VERDICTS } from '../actions/verdicts.js';
+import { TrueclickError } from '../geometry/index.js';
 
 /** Builds tool results: text for the model first, the same facts as structuredContent for programs. */
 export class ResponseBuilder {
@@ -52,17 +53,6 @@ export class ResponseBuilder {
     return result;
   }
 }
-
-/** The verdict of a call that failed before or instead of acting, by what kind of failure it was. */
-export const ERROR_VERDICTS = {
-  bad_input: 'BAD_INPUT',
-  blocked: 'BLOCKED',
-  browser_gone: 'BROWSER_GONE',
-  timeout: 'TIMEOUT',
-  internal: 'INTERNAL_ERROR',
-} as const satisfies Record<ErrorKind, string>;
-
-export type ErrorVerdict = (typeof ERROR_VERDICTS)[ErrorKind];
 
 /**
  * Any throw as the one refusal shape: `{verdict, message, error: {code, kind, message, hint, field?}}`, with

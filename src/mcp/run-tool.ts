@@ -48,8 +48,8 @@ function withNotice(session: TrueclickSession, result: CallToolResult): CallTool
 
 /**
  * Every tool call goes through here (as chrome-devtools-mcp's ToolHandler and Playwright's callTool): the
- * arguments are checked by name and schema, the call is queued, a page dialog blocks the tools that cannot
- * act under it, any throw becomes the one refusal shape, and notices are added.
+ * arguments are checked by name and schema, the call is queued, any throw becomes the one refusal shape
+ * (a page dialog refuses the tools that cannot act under it: the session says so), and notices are added.
  */
 export async function runTool(
   tool: ToolDefinition,
@@ -60,10 +60,7 @@ export async function runTool(
   let args: Record<string, unknown> = {};
   try {
     args = checkArguments(tool.name, raw, tool.inputSchema);
-    const result = await queued(session, signal, async () => {
-      if (!tool.whileDialog) session.assertNoDialog(tool.name);
-      return tool.handle(session, args, { signal });
-    });
+    const result = await queued(session, signal, () => tool.handle(session, args, { signal }));
     return withNotice(session, result);
   } catch (err) {
     const frame = typeof args.frame === 'string' ? { frame: args.frame } : {};

@@ -30,8 +30,6 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   undone: string;
   /** Fields a refusal carries so that it reads like every other answer of the tool (e.g. dispatched: null). */
   refusalShape?: Record<string, unknown>;
-  /** May run while a page dialog is open (it answers or looks at the dialog, or at other tabs). */
-  whileDialog?: boolean;
   handle(
     session: TrueclickSession,
     args: z.infer<z.ZodObject<Shape>>,

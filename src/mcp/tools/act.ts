@@ -5,7 +5,7 @@ import { NATIVE_LIMITS, NATIVE_MODELS } from '../../native/index.js';
 import { frameOutput } from '../frame-result.js';
 import { ACTION_VERDICTS } from '../outcome.js';
 import { request } from '../report.js';
-import { ERROR_VERDICTS, ResponseBuilder } from '../response.js';
+import { ResponseBuilder } from '../response.js';
 import { expectField, frameField, MAX_SHOWN_SIDE } from '../target-schema.js';
 import { defineTool } from '../tool.js';
 
@@ -21,15 +21,6 @@ const stepSchema = z.object({
   effects: z.looseObject({}).optional(),
   error: z.object({ code: z.string(), kind: z.string() }).optional(),
 });
-
-/** The top verdict of a batch: OK when every action ran, else the first one that did not. */
-function verdictOf(r: ActResult): string {
-  const bad = r.steps.find((s) => s.status === 'refused' || (s.verdict && s.verdict !== 'OK'));
-  if (bad?.verdict) return bad.verdict;
-  if (bad?.error) return ERROR_VERDICTS[bad.error.kind];
-  if (r.steps.some((s) => s.status === 'unsupported' && s.name !== 'open_web_browser')) return 'BAD_INPUT';
-  return 'OK';
-}
 
 export const actTool = defineTool({
   name: 'browser_act',
@@ -89,7 +80,7 @@ export const actTool = defineTool({
   undone: 'No action was run.',
   async handle(session, args, { signal }) {
     const r = await session.act(request<ActRequest>(args), signal);
-    const verdict = verdictOf(r);
+    const { verdict } = r;
     const lines = r.steps.map((s) => `${s.index + 1}. ${s.name} (${s.source}): ${s.status}. ${s.message}`);
     const summary = `${r.ran} of ${r.steps.length} action(s) ran${r.refused ? `, ${r.refused} refused` : ''}${r.notRun ? `, ${r.notRun} not run` : ''}.`;
     const b = new ResponseBuilder().line(`${verdict}: ${summary}`);

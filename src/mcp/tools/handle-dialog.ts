@@ -12,7 +12,6 @@ export const handleDialogTool = defineTool({
   description:
     'Answers the alert, confirm, prompt or "leave site?" (beforeunload) dialog that an action reported. While one is open the page is frozen and other tools refuse with BLOCKED. accept: true presses OK (or Leave), false presses Cancel (or Stay).',
   type: 'input',
-  whileDialog: true,
   inputSchema: {
     accept: z.boolean().describe('true = OK / Leave, false = Cancel / Stay.'),
     prompt_text: z.string().max(MAX_TEXT).optional().describe('The answer typed into a prompt() before OK.'),

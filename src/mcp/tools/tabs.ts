@@ -16,7 +16,6 @@ export const tabsTool = defineTool({
   description:
     'list: the tabs (a link or popup that opened one was followed, and said so). new: opens a tab (with url, loads it) and acts on it. select: acts on tab `index`. close: closes tab `index` (default: the active one). Frames belong to their tab: take a screenshot after switching.',
   type: 'navigation',
-  whileDialog: true,
   inputSchema: {
     action: z.enum(['list', 'new', 'select', 'close']).describe('What to do.'),
     index: z.number().int().min(0).max(999).optional().describe('The tab, for select and close (from list).'),
