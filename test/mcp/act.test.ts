@@ -422,6 +422,37 @@ describe('Qwen computer_use', () => {
   });
 });
 
+describe('bad input, in each family’s own words', () => {
+  test('an unknown action, a missing coordinate, a coordinate off the grid: refused by field, nothing done', async () => {
+    const { run, f } = await ctx.open('/rw/list');
+    const cases: Array<[string, unknown, string, RegExp]> = [
+      [
+        'openai-cua',
+        { type: 'computer_call', call_id: 'c', action: { type: 'teleport', x: 1, y: 2 } },
+        'NATIVE_UNKNOWN_ACTION',
+        /action\.type/,
+      ],
+      [
+        'qwen3-vl',
+        '<tool_call>\n{"name": "computer_use", "arguments": {"action": "left_click_drag"}}\n</tool_call>',
+        'NATIVE_MISSING_FIELD',
+        /coordinate/,
+      ],
+      ['gemini', { name: 'click_at', args: { x: 1200, y: 10 } }, 'NATIVE_OFF_GRID', /^args\.x$/],
+      ['claude', { action: 'key', text: 'ctrl+Hyper_Q' }, 'NATIVE_UNKNOWN_KEY', /input\.text/],
+    ];
+    for (const [model, action, code, field] of cases) {
+      const { r, s } = await act({ frame: f.id, model, action });
+      assert.equal(s.verdict, 'BAD_INPUT', `${model}: ${text(r)}`);
+      assert.equal(s.error?.code, code, `${model}: ${text(r)}`);
+      assert.match(s.error?.field ?? '', field, `${model}: ${text(r)}`);
+      assert.match(text(r), /No action was run/);
+    }
+    await new Promise((res) => setTimeout(res, 300));
+    assert.equal(ctx.srv.hits({ run }).length, 0, 'nothing reached the page');
+  });
+});
+
 function xy([x, y]: [number, number]) {
   return { x, y };
 }
