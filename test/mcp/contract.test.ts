@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { attachedMcpForFile } from '../helpers/attached.js';
+import { attachedMcpForFile, pageAt } from '../helpers/attached.js';
 import { frameOf, imagePx, startStdio, structured, text } from '../helpers/mcp-client.js';
 
 // One contract for every tool (one wrapper): unknown argument names and schema errors come back as the same
@@ -104,8 +104,7 @@ describe('error kinds and notices', () => {
   test('a page whose script hangs: the tool answers TIMEOUT within its budget and the session goes on', async () => {
     const url = ctx.srv.url('/approve', { run: 'hang' });
     await ctx.mcp.call('browser_navigate', { url });
-    const page = ctx.chrome.pages().find((p) => p.url() === url);
-    assert.ok(page);
+    const page = await pageAt(ctx.chrome, url);
     // The page's own script spins for 9 s, from its own event loop.
     await page.evaluate(() => {
       setTimeout(() => {
@@ -129,9 +128,9 @@ describe('error kinds and notices', () => {
       ['browser_press_key', { key: 'Shift' }],
       ['browser_tabs', { action: 'list' }],
     ] as const) {
-      await ctx.mcp.call('browser_navigate', { url: ctx.srv.url('/approve', { run: `notice-${tool}` }) });
-      const page = ctx.chrome.pages().find((p) => p.url().includes(`notice-${tool}`));
-      assert.ok(page);
+      const url = ctx.srv.url('/approve', { run: `notice-${tool}` });
+      await ctx.mcp.call('browser_navigate', { url });
+      const page = await pageAt(ctx.chrome, url);
       await page.close();
       // The close reaches trueclick's own connection a moment later, as it would from a user's click.
       await new Promise((res) => setTimeout(res, 500));
@@ -174,8 +173,7 @@ describe('cancellation', () => {
     );
     setTimeout(() => controller.abort(), 1_500);
     await assert.rejects(typing, /abort/i);
-    const page = ctx.chrome.pages().find((pg) => pg.url() === url);
-    assert.ok(page);
+    const page = await pageAt(ctx.chrome, url);
     const notes = page.locator('#notes');
     // Give the chunk in flight time to land, then the field must stop growing.
     await new Promise((res) => setTimeout(res, 1_000));
