@@ -99,6 +99,9 @@ export class TrueclickSession {
       this.notice = 'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
       this.frames.clear('the tab or browser closed and trueclick started a new one');
       this.misses.clear();
+      // A new browser has its mouse nowhere and no button down.
+      this.cursorAt = null;
+      this.held = false;
       await this.handle.close().catch(() => {});
       this.handle = undefined;
     }
