@@ -77,6 +77,18 @@ function schemaError(tool: string, error: z.ZodError, shape: z.ZodRawShape): Tru
   );
 }
 
+/** One parser per tool: zod compiles an object's parser on its first use, which costs milliseconds a call. */
+const parsers = new WeakMap<z.ZodRawShape, z.ZodObject>();
+
+function parserOf(shape: z.ZodRawShape): z.ZodObject {
+  let p = parsers.get(shape);
+  if (!p) {
+    p = z.object(shape);
+    parsers.set(shape, p);
+  }
+  return p;
+}
+
 /** Checks raw tool arguments against the tool's shape; throws a TrueclickError naming the field. */
 export function checkArguments<Shape extends z.ZodRawShape>(
   tool: string,
@@ -92,7 +104,7 @@ export function checkArguments<Shape extends z.ZodRawShape>(
   }
   const args = withoutNulls((raw ?? {}) as Record<string, unknown>);
   unknownNames(tool, args, shape);
-  const parsed = z.object(shape).safeParse(args);
+  const parsed = parserOf(shape).safeParse(args);
   if (!parsed.success) throw schemaError(tool, parsed.error, shape);
-  return parsed.data;
+  return parsed.data as z.infer<z.ZodObject<Shape>>;
 }

@@ -41,11 +41,28 @@ export const frameOutput = {
     .optional(),
 };
 
+/** A frame's facts as structuredContent gives them (SPEC S4), every number named by its unit above. */
+export function frameFacts(frame: Screenshot['frame']) {
+  const g = frame.geometry;
+  return {
+    id: frame.id,
+    image: g.image,
+    css: { width: r4(g.css.width), height: r4(g.css.height) },
+    ...(g.origin ? { origin: { x: r4(g.origin.x), y: r4(g.origin.y) } } : {}),
+    scroll: g.scroll,
+    devicePixelRatio: g.devicePixelRatio,
+    cssPerImagePx: { x: r4(g.css.width / g.image.width), y: r4(g.css.height / g.image.height) },
+    capturedAt: new Date(frame.capture.capturedAt).toISOString(),
+    url: frame.capture.url,
+    ...(frame.zoomOf ? { zoomOf: frame.zoomOf } : {}),
+  };
+}
+
 /** The answer of browser_screenshot and browser_zoom: the image, how to click by it, the frame's facts. */
 export function frameResult(shot: Screenshot): CallToolResult {
   const { frame } = shot;
   const g = frame.geometry;
-  const cssPerImagePx = { x: r4(g.css.width / g.image.width), y: r4(g.css.height / g.image.height) };
+  const { cssPerImagePx } = frameFacts(frame);
   const b = new ResponseBuilder();
   const shows = g.origin
     ? `the ${r4(g.css.width)}×${r4(g.css.height)} CSS px region at (${r4(g.origin.x)}, ${r4(g.origin.y)}) of the viewport of ${frame.capture.url}, enlarged from frame ${frame.zoomOf ?? 'the page'}`
@@ -65,18 +82,7 @@ export function frameResult(shot: Screenshot): CallToolResult {
   b.structuredContent({
     verdict: 'OK',
     message,
-    frame: {
-      id: frame.id,
-      image: g.image,
-      css: { width: r4(g.css.width), height: r4(g.css.height) },
-      ...(g.origin ? { origin: { x: r4(g.origin.x), y: r4(g.origin.y) } } : {}),
-      scroll: g.scroll,
-      devicePixelRatio: g.devicePixelRatio,
-      cssPerImagePx,
-      capturedAt: new Date(frame.capture.capturedAt).toISOString(),
-      url: frame.capture.url,
-      ...(frame.zoomOf ? { zoomOf: frame.zoomOf } : {}),
-    },
+    frame: frameFacts(frame),
     ...(shot.marks
       ? {
           marks: shot.marks.map((m) => ({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ActRequest, ActResult } from '../../actions/act.js';
+import type { ActRequest } from '../../actions/act.js';
 import { familyReply } from '../../actions/act-reply.js';
 import { NATIVE_LIMITS, NATIVE_MODELS } from '../../native/index.js';
-import { frameOutput } from '../frame-result.js';
+import { frameFacts, frameOutput } from '../frame-result.js';
 import { ACTION_VERDICTS } from '../outcome.js';
 import { request } from '../report.js';
 import { ResponseBuilder } from '../response.js';
@@ -93,19 +93,6 @@ export const actTool = defineTool({
       );
       b.image(r.screenshot.base64, r.screenshot.mimeType);
     }
-    const frameOf = (s: NonNullable<ActResult['screenshot']>) => {
-      const g = s.frame.geometry;
-      return {
-        id: s.frame.id,
-        image: g.image,
-        css: g.css,
-        scroll: g.scroll,
-        devicePixelRatio: g.devicePixelRatio,
-        cssPerImagePx: { x: g.css.width / g.image.width, y: g.css.height / g.image.height },
-        capturedAt: new Date(s.frame.capture.capturedAt).toISOString(),
-        url: s.frame.capture.url,
-      };
-    };
     b.structuredContent({
       verdict,
       message: `${summary}${r.steps.find((s) => s.status !== 'done')?.message ? ` ${r.steps.find((s) => s.status !== 'done')?.message}` : ''}`,
@@ -118,7 +105,7 @@ export const actTool = defineTool({
       notRun: r.notRun,
       ...(r.done ? { done: r.done } : {}),
       zooms: r.zooms.map((z) => z.frame.id),
-      ...(r.screenshot ? { screenshot: frameOf(r.screenshot) } : {}),
+      ...(r.screenshot ? { screenshot: frameFacts(r.screenshot.frame) } : {}),
       ...(r.dialog ? { dialog: r.dialog } : {}),
       ...(r.newTab ? { newTab: r.newTab } : {}),
       ...(r.fileChooser ? { fileChooser: r.fileChooser } : {}),
