@@ -129,9 +129,11 @@ export async function runStep(
       );
     }
     case 'scroll': {
-      const viewport = c.frame
-        ? { x: c.frame.geometry.css.width, y: c.frame.geometry.css.height }
-        : { x: 1280, y: 800 };
+      // Viewport-relative amounts (Gemini's grid, whole pages) are of the viewport the model saw, or of today's.
+      const [w, h] = c.frame
+        ? [c.frame.geometry.css.width, c.frame.geometry.css.height]
+        : await (await session.driver()).evaluate<[number, number]>('window.__trueclick.metrics()');
+      const viewport = { x: w, y: h };
       const delta = scrollCss(step.amount, c.req, c.frame?.geometry, viewport);
       return fromReport(await session.scroll(delta, step.at ? target(step.at) : undefined, step.modifiers));
     }

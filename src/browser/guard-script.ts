@@ -138,6 +138,16 @@ function guardMain(
     }
   };
 
+  // A click on a <label> makes the browser click its control too (a hidden file input behind a styled
+  // "Choose file" label, a checkbox beside its text): that second, trusted click is the label doing its
+  // job, once the label's own click was delivered, not the page moving something under the point.
+  const labelActivation = (a: Armed, ev: Event, path: EventTarget[]) => {
+    if (ev.type !== 'click' || !a.events.some((e) => e.delivered && e.type === 'click')) return false;
+    const label = a.el instanceof HTMLLabelElement ? a.el : a.el.closest('label');
+    const control = label?.control;
+    return Boolean(control && path.includes(control));
+  };
+
   const onEvent = (ev: Event) => {
     const a = state.armed;
     if (!a || !ev.isTrusted) return;
@@ -170,9 +180,10 @@ function guardMain(
     // composedPath, not contains(): inside a web component the target sits in a shadow tree of a.el. The
     // page background counts only as itself, or every cover that slid in would count as delivered.
     const background = a.el === document.documentElement || a.el === document.body;
-    const reached = background
-      ? target === a.el || target === document.body || target === document.documentElement
-      : path.includes(a.el);
+    const reached =
+      (background
+        ? target === a.el || target === document.body || target === document.documentElement
+        : path.includes(a.el)) || labelActivation(a, ev, path);
     // Same node but new data (a list keyed by index re-rendered it): another record, so it is stopped too.
     const delivered = reached && a.changed === null;
     if (!delivered) {

@@ -244,6 +244,24 @@ describe('file upload', () => {
     ]);
   });
 
+  test('a styled "Choose avatar" button (a label for a hidden file input) opens the chooser it stands for', async () => {
+    const { run, f } = await ctx.open('/rw/forms');
+    const r = await ctx.mcp.call('browser_file_upload', {
+      frame: f.id,
+      ...px(f, 456, 488),
+      paths: ['a.png'],
+      expect: { text: 'Choose avatar' },
+    });
+    assert.equal(structured<{ verdict: string }>(r).verdict, 'OK', text(r));
+    const g = await frameOf(ctx.mcp);
+    await ctx.mcp.call('browser_click', { frame: g.id, ...px(g, 280, 488) });
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts[0]?.files.map((x) => [x.field, x.filename, x.size]),
+      [['avatar', 'a.png', 300]],
+    );
+  });
+
   test('a path outside the upload folder is refused before anything is clicked', async () => {
     const { page, f } = await ctx.open('/rw/forms');
     const r = await ctx.mcp.call('browser_file_upload', {
