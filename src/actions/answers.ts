@@ -1,3 +1,4 @@
+import { pollUntil } from '../browser/errors.js';
 import { type DialogInfo, PageEvents } from '../browser/page-events.js';
 import { guardedClick } from './click.js';
 import { ActionError } from './errors.js';
@@ -21,6 +22,8 @@ export interface UploadResult {
   multiple: boolean;
 }
 
+/** How long a page's script may take, after a dialog closes, to ask for a navigation. */
+const AFTER_ANSWER_NAV_MS = 1_000;
 /** How long a page may take to settle after a dialog answer that navigates it. */
 const AFTER_ANSWER_LOAD_MS = 10_000;
 /** How long a checked click may take to open its file chooser (a script may open it a moment later). */
@@ -43,8 +46,13 @@ export async function answerDialog(
   const nav = driver.watchNavigation();
   try {
     const dialog = (await events.answerDialog(accept, promptText)) as DialogInfo;
-    // What the page does on the answer: a confirm's "yes" that navigates, a beforeunload left.
-    await new Promise((r) => setTimeout(r, 150));
+    // What the page does on the answer: a confirm's "yes" that navigates, a beforeunload left. The page's
+    // script runs on after the dialog closes; give it a moment to ask for a navigation, then let that load.
+    await pollUntil(
+      () => Boolean(nav.record.requested || nav.record.committed) || events.dialog !== null,
+      AFTER_ANSWER_NAV_MS,
+      20,
+    );
     if ((nav.record.requested || dialog.type === 'beforeunload') && !events.dialog) {
       await driver.page.waitForLoadState('load', { timeout: AFTER_ANSWER_LOAD_MS }).catch(() => {});
     }

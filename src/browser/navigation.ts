@@ -26,6 +26,26 @@ export async function moveTab(
   move: Move,
   opts: { url?: string; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<NavigationResult> {
+  try {
+    return await moveOnce(driver, move, opts);
+  } catch (err) {
+    // The page's own script navigated at the same moment (what it does after a dialog, a timer): that
+    // navigation won, and the agent's is asked for again, once.
+    if (
+      move === 'goto' &&
+      err instanceof BrowserError &&
+      /interrupted by another navigation/.test(err.problem)
+    )
+      return moveOnce(driver, move, opts);
+    throw err;
+  }
+}
+
+async function moveOnce(
+  driver: PageDriver,
+  move: Move,
+  opts: { url?: string; signal?: AbortSignal; timeoutMs?: number },
+): Promise<NavigationResult> {
   const page: Page = driver.page;
   const timeout = opts.timeoutMs ?? NAVIGATION_TIMEOUT_MS;
   const o = { waitUntil: 'load' as const, timeout };
