@@ -5,6 +5,7 @@ import { ActionError } from './errors.js';
 import type { ActionContext, ClickRequest } from './target.js';
 import { allowedFiles, fillChooser, type UploadFile } from './upload.js';
 import type { ClickReport } from './verdicts.js';
+import { settleNavigation } from './verify.js';
 
 // Answering what a page holds open for the agent: a JavaScript dialog, a file chooser.
 
@@ -24,8 +25,6 @@ export interface UploadResult {
 
 /** How long a page's script may take, after a dialog closes, to ask for a navigation. */
 const AFTER_ANSWER_NAV_MS = 1_000;
-/** How long a page may take to settle after a dialog answer that navigates it. */
-const AFTER_ANSWER_LOAD_MS = 10_000;
 /** How long a checked click may take to open its file chooser (a script may open it a moment later). */
 const CHOOSER_BUDGET_MS = 2_000;
 
@@ -47,15 +46,15 @@ export async function answerDialog(
   try {
     const dialog = (await events.answerDialog(accept, promptText)) as DialogInfo;
     // What the page does on the answer: a confirm's "yes" that navigates, a beforeunload left. The page's
-    // script runs on after the dialog closes; give it a moment to ask for a navigation, then let that load.
+    // script runs on after the dialog closes; give it a moment to ask for a navigation, then let that one
+    // commit, so the next call does not race it.
+    const left = dialog.type === 'beforeunload' && accept;
     await pollUntil(
-      () => Boolean(nav.record.requested || nav.record.committed) || events.dialog !== null,
+      () => Boolean(nav.record.requested || nav.record.committed) || left || events.dialog !== null,
       AFTER_ANSWER_NAV_MS,
       20,
     );
-    if ((nav.record.requested || dialog.type === 'beforeunload') && !events.dialog) {
-      await driver.page.waitForLoadState('load', { timeout: AFTER_ANSWER_LOAD_MS }).catch(() => {});
-    }
+    if (!events.dialog) await settleNavigation(driver, nav.record, left || Boolean(nav.record.requested));
     return {
       dialog,
       accepted: accept,

@@ -80,8 +80,16 @@ async function guardRecord(a: Attempt, reported: GuardEvent[], budgetMs = EVENTS
   return reported.length > 0 ? judged(reported) : null;
 }
 
-async function settleNavigation(driver: PageDriver, nav: NavigationRecord): Promise<void> {
-  if (!nav.requested || nav.committed) return;
+/**
+ * Waits for a navigation that was asked for (or is `expected`: a beforeunload left) to commit its new
+ * document, then for that document's DOM, within the budget.
+ */
+export async function settleNavigation(
+  driver: PageDriver,
+  nav: NavigationRecord,
+  expected = Boolean(nav.requested),
+): Promise<void> {
+  if (!expected || nav.committed) return;
   const end = Date.now() + COMMIT_BUDGET_MS;
   const events = PageEvents.of(driver.page);
   await pollUntil(

@@ -29,15 +29,19 @@ export async function moveTab(
   try {
     return await moveOnce(driver, move, opts);
   } catch (err) {
+    const other =
+      err instanceof BrowserError && /interrupted by another navigation to "([^"]*)"/.exec(err.problem);
+    if (move !== 'goto' || !other) throw err;
+    // Chromium restarted the navigation to the very URL asked for: it is under way; wait for it.
+    if (other[1] === opts.url) {
+      await driver.page
+        .waitForLoadState('load', { timeout: opts.timeoutMs ?? NAVIGATION_TIMEOUT_MS })
+        .catch(() => {});
+      return { url: driver.page.url(), title: await driver.page.title().catch(() => '') };
+    }
     // The page's own script navigated at the same moment (what it does after a dialog, a timer): that
     // navigation won, and the agent's is asked for again, once.
-    if (
-      move === 'goto' &&
-      err instanceof BrowserError &&
-      /interrupted by another navigation/.test(err.problem)
-    )
-      return moveOnce(driver, move, opts);
-    throw err;
+    return moveOnce(driver, move, opts);
   }
 }
 
