@@ -28,6 +28,8 @@ export async function trueclickForPage(page: Page, options: SessionOptions = {})
     driver,
     attached: true,
     driverFor,
+    // A page the user drives keeps the user's own rules: no origin policy is laid over their browser.
+    blocked: [],
     close: async () => {
       await Promise.all(drivers.map((d) => d.detach()));
     },

@@ -4,7 +4,7 @@ import type { ActRequest, ActResult, StepOutcome } from './act.js';
 import { ActionError } from './errors.js';
 import type { Expect } from './expect.js';
 import type { FrameRecord } from './frames.js';
-import type { Effects } from './page-watch.js';
+import { type Effects, effectsOf } from './page-watch.js';
 import type { TrueclickSession } from './session.js';
 import type { ClickReport, Point } from './verdicts.js';
 
@@ -76,13 +76,13 @@ const fromReport = (report: ClickReport & Effects): Ran => ({
   verdict: report.verdict,
   message: `${report.verdict}: ${report.message}`,
   report,
-  effects: pickEffects(report),
+  effects: effectsOf(report),
 });
 
 const done = (message: string, effects?: Effects): Ran => ({
   status: 'done',
   message,
-  ...(effects ? { effects: pickEffects(effects) } : {}),
+  ...(effects ? { effects: effectsOf(effects) } : {}),
 });
 
 export async function runStep(
@@ -236,12 +236,4 @@ export async function runStep(
         message: `${step.name} is not something trueclick does: ${step.reason} ${step.hint}`,
       };
   }
-}
-
-function pickEffects(r: Effects): Effects {
-  return {
-    ...(r.dialog ? { dialog: r.dialog } : {}),
-    ...(r.newTab ? { newTab: r.newTab } : {}),
-    ...(r.fileChooser ? { fileChooser: r.fileChooser } : {}),
-  };
 }

@@ -1,10 +1,8 @@
+import { defaultPolicy, refusal, type UrlPolicy } from '../browser/url-policy.js';
 import { ActionError } from './errors.js';
 
-/** URL schemes browser_navigate opens. */
-const SCHEMES = ['http:', 'https:', 'file:', 'about:', 'data:'];
-
-/** The URL to open, or a refusal naming what is wrong with it. */
-export function checkUrl(url: string): URL {
+/** The URL to open, or a refusal naming what is wrong with it (not absolute, a scheme or origin not allowed). */
+export function checkUrl(url: string, policy: UrlPolicy = defaultPolicy(), field = 'url'): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -13,16 +11,16 @@ export function checkUrl(url: string): URL {
       'BAD_URL',
       `${JSON.stringify(url.slice(0, 200))} is not an absolute URL.`,
       'Pass a full URL such as https://example.com/.',
-      'url',
+      field,
     );
   }
-  if (!SCHEMES.includes(parsed.protocol)) {
+  const why = refusal(policy, parsed);
+  if (why)
     throw new ActionError(
-      'BAD_URL',
-      `Unsupported URL scheme ${parsed.protocol}`,
-      'Use http:// or https://.',
-      'url',
+      'URL_NOT_ALLOWED',
+      `${JSON.stringify(url.slice(0, 200))} cannot be opened: ${why}.`,
+      'Open an http(s) page this trueclick allows; the person running trueclick sets --allow-url-scheme, --allowed-origins and --blocked-origins.',
+      field,
     );
-  }
   return parsed;
 }

@@ -1,9 +1,12 @@
 import type { PageDriver } from '../browser/page-driver.js';
 import { type DialogInfo, PageEvents } from '../browser/page-events.js';
+import type { BlockedRequest } from '../browser/url-policy.js';
 import type { Tab, TabSet } from './tabs.js';
 
 /** What an action opened beside its own effect: a dialog, a new tab (followed), a file chooser. */
 export interface Effects {
+  /** A document the page asked for that the URL policy refused (a link, a redirect, an iframe): not loaded. */
+  blocked?: { url: string; reason: string };
   dialog?: DialogInfo;
   newTab?: { index: number; url: string; followed: boolean };
   fileChooser?: { multiple: boolean };
@@ -21,16 +24,22 @@ export class PageWatch {
   private readonly before: Set<Tab>;
   private readonly opens: number;
 
+  private readonly since: number;
+
   constructor(
     private readonly driver: PageDriver,
     private readonly tabs: TabSet,
+    private readonly blocked: readonly BlockedRequest[] = [],
   ) {
     this.before = tabs.snapshot();
     this.opens = driver.windowOpens;
+    this.since = Date.now();
   }
 
   async effects(): Promise<Effects> {
     const out: Effects = {};
+    const refused = this.blocked.filter((b) => b.t >= this.since).at(-1);
+    if (refused) out.blocked = { url: refused.url, reason: refused.reason };
     const events = PageEvents.of(this.driver.page);
     const dialog = events.dialog;
     if (dialog) out.dialog = dialog;
@@ -53,6 +62,10 @@ export class PageWatch {
 /** The sentence an action's message gets for what it opened. */
 export function effectsSentence(e: Effects): string {
   const parts: string[] = [];
+  if (e.blocked)
+    parts.push(
+      ` The page asked to open ${e.blocked.url.slice(0, 200)}, and trueclick blocked it: ${e.blocked.reason}.`,
+    );
   if (e.dialog)
     parts.push(
       ` The page opened a ${e.dialog.type} dialog ("${e.dialog.message.slice(0, 200)}"): answer it with browser_handle_dialog {accept: true|false} before anything else.`,
@@ -66,4 +79,14 @@ export function effectsSentence(e: Effects): string {
       ` A file chooser opened: answer it with browser_file_upload {paths}${e.fileChooser.multiple ? ' (several files allowed)' : ''}.`,
     );
   return parts.join('');
+}
+
+/** Only the effect fields of a result (for structuredContent, and for a batch's summary). */
+export function effectsOf(r: Effects): Effects {
+  return {
+    ...(r.blocked ? { blocked: r.blocked } : {}),
+    ...(r.dialog ? { dialog: r.dialog } : {}),
+    ...(r.newTab ? { newTab: r.newTab } : {}),
+    ...(r.fileChooser ? { fileChooser: r.fileChooser } : {}),
+  };
 }

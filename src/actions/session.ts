@@ -5,6 +5,7 @@ import { type BrowserHandle, type BrowserOptions, openBrowser } from '../browser
 import { type Move, moveTab, type NavigationResult } from '../browser/navigation.js';
 import type { PageDriver } from '../browser/page-driver.js';
 import { type DialogInfo, PageEvents } from '../browser/page-events.js';
+import { defaultPolicy, type UrlPolicy } from '../browser/url-policy.js';
 import { markColour } from '../image/draw.js';
 import { drawMarks } from '../image/marks.js';
 import { type ActRequest, type ActResult, runAct } from './act.js';
@@ -74,6 +75,11 @@ export class TrueclickSession {
     handle?: BrowserHandle,
   ) {
     if (handle) this.adopt(handle);
+  }
+
+  /** Where the browser may go (the default: http, https and about: pages, any origin). */
+  private get policy(): UrlPolicy {
+    return this.options.urlPolicy ?? defaultPolicy();
   }
 
   private adopt(handle: BrowserHandle): void {
@@ -161,7 +167,7 @@ export class TrueclickSession {
   ): Promise<WithEffects<T>> {
     const ctx = await this.context(opts);
     const tabs = this.tabSet as TabSet;
-    const watch = new PageWatch(ctx.driver, tabs);
+    const watch = new PageWatch(ctx.driver, tabs, (this.handle as BrowserHandle).blocked);
     const value = await work(ctx);
     const effects = await watch.effects();
     if (effects.newTab) this.misses.clear();
@@ -194,7 +200,7 @@ export class TrueclickSession {
   }
 
   async navigate(url: string, signal?: AbortSignal): Promise<WithEffects<NavigationResult>> {
-    checkUrl(url);
+    checkUrl(url, this.policy);
     return this.move('goto', { url, ...(signal ? { signal } : {}) });
   }
 
@@ -214,9 +220,23 @@ export class TrueclickSession {
     how: Move,
     opts: { url?: string; signal?: AbortSignal },
   ): Promise<WithEffects<NavigationResult>> {
-    const r = await this.watched(({ driver }) => moveTab(driver, how, opts));
-    this.misses.clear();
-    return r;
+    const since = Date.now();
+    try {
+      const r = await this.watched(({ driver }) => moveTab(driver, how, opts));
+      this.misses.clear();
+      return r;
+    } catch (err) {
+      // A redirect to an origin the policy refuses fails the load: say where it went and why.
+      const refused = this.handle?.blocked.filter((b) => b.t >= since).at(-1);
+      if (refused && err instanceof BrowserError && err.code === 'NAVIGATION_FAILED')
+        throw new ActionError(
+          'URL_NOT_ALLOWED',
+          `The page went on to ${refused.url.slice(0, 200)} (a redirect), which trueclick blocks: ${refused.reason}.`,
+          'Open another page; the person running trueclick sets --allowed-origins and --blocked-origins.',
+          'url',
+        );
+      throw err;
+    }
   }
 
   async screenshot(opts: { marks?: boolean; maxWidth?: number } = {}): Promise<Screenshot> {
@@ -392,7 +412,7 @@ export class TrueclickSession {
 
   /** Opens a tab (and a URL in it), selects one, or closes one; says which tab is active after. */
   async tab(action: TabAction, opts: { index?: number; url?: string; signal?: AbortSignal } = {}) {
-    if (action === 'new' && opts.url) checkUrl(opts.url);
+    if (action === 'new' && opts.url) checkUrl(opts.url, this.policy);
     return tabAction(await this.tabs(), action, opts);
   }
 

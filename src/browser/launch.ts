@@ -2,6 +2,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { findChromium } from './chromium-path.js';
 import { BrowserError } from './errors.js';
 import { PageDriver } from './page-driver.js';
+import { type BlockedRequest, enforceOrigins, type UrlPolicy } from './url-policy.js';
 
 export interface BrowserOptions {
   executablePath?: string;
@@ -15,6 +16,8 @@ export interface BrowserOptions {
   hideScrollbars?: boolean;
   cdpEndpoint?: string;
   extraArgs?: string[];
+  /** Where the browser may go (schemes, allowed and blocked origins). */
+  urlPolicy?: UrlPolicy;
 }
 
 // Without the background-networking flags Chromium keeps dialling out, which this kind of machine refuses.
@@ -38,6 +41,8 @@ export interface BrowserHandle {
   attached: boolean;
   /** A driver for another tab of the context (one the page opened, or browser_tabs new), set up like the first. */
   driverFor(page: Page): Promise<PageDriver>;
+  /** Document requests the URL policy failed, newest last (the last 50). */
+  blocked: BlockedRequest[];
   close(): Promise<void>;
 }
 
@@ -50,6 +55,17 @@ async function driverWith(
   const cdp = await context.newCDPSession(page);
   if (metrics) await cdp.send('Emulation.setDeviceMetricsOverride', { ...metrics, mobile: false });
   return PageDriver.create(page, cdp);
+}
+
+/** The URL policy's origins enforced on every document the browser requests; the list of what it failed. */
+async function guard(browser: Browser, policy: UrlPolicy | undefined): Promise<BlockedRequest[]> {
+  const blocked: BlockedRequest[] = [];
+  if (policy)
+    await enforceOrigins(browser, policy, (b) => {
+      blocked.push(b);
+      if (blocked.length > 50) blocked.shift();
+    });
+  return blocked;
 }
 
 export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHandle> {
@@ -88,8 +104,9 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
       deviceScaleFactor: real ? 0 : (opts.deviceScaleFactor ?? 1),
     };
     const driverFor = (page: Page) => driverWith(context, page, metrics);
+    const blocked = await guard(browser, opts.urlPolicy);
     const driver = await driverFor(await context.newPage());
-    return { browser, context, driver, attached: false, driverFor, close: () => browser.close() };
+    return { browser, context, driver, attached: false, driverFor, blocked, close: () => browser.close() };
   } catch (err) {
     // A browser we started and cannot use must not outlive the call (serve retries on every tool call).
     await browser.close().catch(() => {});
@@ -128,6 +145,7 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
     drivers.push(d);
     return d;
   };
+  const blocked = await guard(browser, opts.urlPolicy);
   const driver = await driverFor(page);
   // Attached: the user's browser stays open when we go.
   return {
@@ -136,6 +154,7 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
     driver,
     attached: true,
     driverFor,
+    blocked,
     close: async () => {
       await Promise.all(drivers.map((d) => d.detach()));
     },

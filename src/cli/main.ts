@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
-import { parseNonNegativeInt, parsePositive, parseViewport } from './options.js';
+import { parseList, parseNonNegativeInt, parsePositive, parseViewport } from './options.js';
 
 const program = new Command()
   .name('trueclick')
@@ -44,6 +44,21 @@ browserOptions(
     .option(
       '--upload-dir <dir>',
       'the only folder browser_file_upload takes files from (default: the working directory)',
+    )
+    .option(
+      '--allow-url-scheme <list>',
+      'URL schemes to allow beyond http, https and about, e.g. data,file',
+      parseList,
+    )
+    .option(
+      '--allowed-origins <list>',
+      'only these origins may be opened, e.g. "https://app.example.com;*.example.org"',
+      parseList,
+    )
+    .option(
+      '--blocked-origins <list>',
+      'these origins may never be opened (typed, by a link, a redirect or an iframe)',
+      parseList,
     ),
 ).action(async (o) => {
   const { serve } = await import('./serve.js');

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { SessionOptions } from '../actions/session.js';
+import { DEFAULT_SCHEMES } from '../browser/url-policy.js';
 
 export function parseViewport(v: string): { width: number; height: number } {
   const m = /^(\d+)x(\d+)$/i.exec(v.trim());
@@ -24,6 +25,16 @@ export function parseNonNegativeInt(v: string): number {
   return n;
 }
 
+/** A list flag: entries separated by commas or semicolons, blanks dropped. */
+export function parseList(v: string): string[] {
+  const items = v
+    .split(/[;,]/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new InvalidArgumentError('expected one or more entries separated by , or ;');
+  return items;
+}
+
 export interface BrowserFlags {
   executablePath?: string;
   cdpEndpoint?: string;
@@ -34,6 +45,9 @@ export interface BrowserFlags {
   hideScrollbars?: boolean;
   maxImageEdge?: number;
   uploadDir?: string;
+  allowUrlScheme?: string[];
+  allowedOrigins?: string[];
+  blockedOrigins?: string[];
 }
 
 export function sessionOptions(f: BrowserFlags): SessionOptions {
@@ -47,5 +61,14 @@ export function sessionOptions(f: BrowserFlags): SessionOptions {
   if (f.hideScrollbars) o.hideScrollbars = true;
   if (f.maxImageEdge !== undefined) o.maxImageEdge = f.maxImageEdge;
   if (f.uploadDir) o.uploadDir = f.uploadDir;
+  if (f.allowUrlScheme || f.allowedOrigins || f.blockedOrigins) {
+    const schemes = [
+      ...DEFAULT_SCHEMES,
+      ...(f.allowUrlScheme ?? []).map((x) => x.replace(/:$/, '').toLowerCase()),
+    ];
+    o.urlPolicy = { schemes: [...new Set(schemes)] };
+    if (f.allowedOrigins) o.urlPolicy.allowedOrigins = f.allowedOrigins;
+    if (f.blockedOrigins) o.urlPolicy.blockedOrigins = f.blockedOrigins;
+  }
   return o;
 }

@@ -81,6 +81,10 @@ export const outcomeShape = {
     .optional()
     .describe('Why nothing was done, when the call failed.'),
   notice: z.string().optional().describe('Something that happened apart from this call, said once.'),
+  blocked: z
+    .object({ url: z.string(), reason: z.string() })
+    .optional()
+    .describe('A page the action led to that the URL policy refused (a link, a redirect): not loaded.'),
   dialog: dialogSchema.optional(),
   newTab: newTabSchema.optional(),
   fileChooser: fileChooserSchema.optional(),

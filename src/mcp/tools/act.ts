@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ActRequest } from '../../actions/act.js';
 import { familyReply } from '../../actions/act-reply.js';
+import { effectsOf } from '../../actions/page-watch.js';
 import { NATIVE_LIMITS, NATIVE_MODELS } from '../../native/index.js';
 import { frameFacts, frameOutput } from '../frame-result.js';
 import { ACTION_VERDICTS } from '../outcome.js';
@@ -106,9 +107,7 @@ export const actTool = defineTool({
       ...(r.done ? { done: r.done } : {}),
       zooms: r.zooms.map((z) => z.frame.id),
       ...(r.screenshot ? { screenshot: frameFacts(r.screenshot.frame) } : {}),
-      ...(r.dialog ? { dialog: r.dialog } : {}),
-      ...(r.newTab ? { newTab: r.newTab } : {}),
-      ...(r.fileChooser ? { fileChooser: r.fileChooser } : {}),
+      ...effectsOf(r),
       reply: familyReply(r),
     });
     if (verdict !== 'OK') b.isError();

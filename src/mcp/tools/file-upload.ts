@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { ClickRequest } from '../../actions/click.js';
-import { effectsSentence } from '../../actions/page-watch.js';
+import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
 import { reportShape } from '../outcome.js';
 import { reportResult, request } from '../report.js';
 import { ResponseBuilder } from '../response.js';
 import { hasTarget, targetShape } from '../target-schema.js';
 import { defineTool } from '../tool.js';
-import { effectFields } from './press-key.js';
 
 export const fileUploadTool = defineTool({
   name: 'browser_file_upload',
@@ -51,7 +50,7 @@ export const fileUploadTool = defineTool({
         files: r.files,
         multiple: r.multiple,
         click: r.click ?? null,
-        ...effectFields(r),
+        ...effectsOf(r),
       })
       .build();
   },

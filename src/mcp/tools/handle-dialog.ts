@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { effectsSentence } from '../../actions/page-watch.js';
+import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
 import { dialogSchema } from '../outcome.js';
 import { ResponseBuilder } from '../response.js';
 import { MAX_TEXT } from '../target-schema.js';
 import { defineTool } from '../tool.js';
-import { effectFields } from './press-key.js';
 
 export const handleDialogTool = defineTool({
   name: 'browser_handle_dialog',
@@ -33,7 +32,7 @@ export const handleDialogTool = defineTool({
         answered: r.dialog,
         accepted: accept,
         url: r.url,
-        ...effectFields(r),
+        ...effectsOf(r),
       })
       .build();
   },

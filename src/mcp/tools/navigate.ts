@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { effectsSentence } from '../../actions/page-watch.js';
+import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
 import type { WithEffects } from '../../actions/session.js';
 import type { NavigationResult } from '../../browser/navigation.js';
 import { ResponseBuilder } from '../response.js';
 import { MAX_URL } from '../target-schema.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
-import { effectFields } from './press-key.js';
 
 const navigationOutput = {
   url: z.string().optional().describe('The tab’s URL after the call.'),
@@ -28,7 +27,7 @@ function moved(r: WithEffects<NavigationResult>, what: string) {
       url: r.url,
       title: r.title,
       ...(r.noHistory ? { noHistory: true } : {}),
-      ...effectFields(r),
+      ...effectsOf(r),
     })
     .build();
 }

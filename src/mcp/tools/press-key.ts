@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { effectsSentence } from '../../actions/page-watch.js';
+import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
 import { ResponseBuilder } from '../response.js';
 import { defineTool } from '../tool.js';
 
@@ -23,16 +23,7 @@ export const pressKeyTool = defineTool({
     const message = `Pressed ${key}${(repeat ?? 1) > 1 ? ` ${r.pressed} times` : ''}.${effectsSentence(r)}`;
     return new ResponseBuilder()
       .line(message)
-      .structuredContent({ verdict: 'OK', message, key, pressed: r.pressed, ...effectFields(r) })
+      .structuredContent({ verdict: 'OK', message, key, pressed: r.pressed, ...effectsOf(r) })
       .build();
   },
 });
-
-/** The effect fields of an action's result, for structuredContent. */
-export function effectFields(r: { dialog?: unknown; newTab?: unknown; fileChooser?: unknown }) {
-  return {
-    ...(r.dialog ? { dialog: r.dialog } : {}),
-    ...(r.newTab ? { newTab: r.newTab } : {}),
-    ...(r.fileChooser ? { fileChooser: r.fileChooser } : {}),
-  };
-}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ClickRequest } from '../../actions/click.js';
-import { effectsSentence } from '../../actions/page-watch.js';
+import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
 import { describeHit } from '../../browser/element-facts.js';
 import { reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
@@ -56,9 +56,7 @@ export const typeTool = defineTool({
         typed: r.typed,
         submitted: r.submitted,
         click: r.click ?? null,
-        ...(r.dialog ? { dialog: r.dialog } : {}),
-        ...(r.newTab ? { newTab: r.newTab } : {}),
-        ...(r.fileChooser ? { fileChooser: r.fileChooser } : {}),
+        ...effectsOf(r),
       })
       .build();
   },

@@ -1,0 +1,86 @@
+import type { Browser, CDPSession } from 'playwright-core';
+
+// Where the browser may go. Schemes are checked on every URL an agent types (browser_navigate, a new tab, a
+// model's navigate); origins also on every document the browser itself requests (a link, a form, a
+// script, a redirect, an iframe), through one Fetch interception at the browser target, which sees each
+// redirect hop as a request of its own.
+
+/** URL schemes an agent may open unless --allow-url-scheme adds more. */
+export const DEFAULT_SCHEMES = ['http', 'https', 'about'];
+
+export interface UrlPolicy {
+  /** Schemes without the colon, e.g. ['http', 'https', 'about', 'data']. */
+  schemes: string[];
+  /** When set, only these origins may be opened (entries: https://host:port, host, *.host). */
+  allowedOrigins?: string[];
+  /** These origins may never be opened. */
+  blockedOrigins?: string[];
+}
+
+export const defaultPolicy = (): UrlPolicy => ({ schemes: [...DEFAULT_SCHEMES] });
+
+/** One allow/block entry against a URL: a full origin, a host (any scheme and port), or *.domain. */
+function matches(entry: string, url: URL): boolean {
+  const e = entry.trim().toLowerCase();
+  if (!e) return false;
+  if (e.includes('://')) {
+    try {
+      return new URL(e).origin === url.origin;
+    } catch {
+      return false;
+    }
+  }
+  const host = url.hostname.toLowerCase();
+  if (e.startsWith('*.')) return host === e.slice(2) || host.endsWith(e.slice(1));
+  return host === e || `${host}:${url.port}` === e;
+}
+
+/** Why a URL may not be opened, or null when it may. */
+export function refusal(policy: UrlPolicy, url: URL): string | null {
+  const scheme = url.protocol.replace(/:$/, '').toLowerCase();
+  if (!policy.schemes.includes(scheme))
+    return `the ${scheme}: scheme is not allowed (allowed: ${policy.schemes.map((s) => `${s}:`).join(', ')}; trueclick's --allow-url-scheme adds more)`;
+  if (scheme !== 'http' && scheme !== 'https') return null;
+  if (policy.blockedOrigins?.some((e) => matches(e, url)))
+    return `${url.origin} is in trueclick's --blocked-origins`;
+  if (policy.allowedOrigins && !policy.allowedOrigins.some((e) => matches(e, url)))
+    return `${url.origin} is not in trueclick's --allowed-origins (${policy.allowedOrigins.join(', ')})`;
+  return null;
+}
+
+export interface BlockedRequest {
+  url: string;
+  reason: string;
+  t: number;
+}
+
+/**
+ * Fails every document request (page or iframe, each redirect hop too) the policy refuses, across the
+ * whole browser. Only when the policy names origins: schemes alone are checked where URLs are typed.
+ */
+export async function enforceOrigins(
+  browser: Browser,
+  policy: UrlPolicy,
+  onBlocked: (b: BlockedRequest) => void,
+): Promise<CDPSession | null> {
+  if (!policy.allowedOrigins && !policy.blockedOrigins) return null;
+  const cdp = await browser.newBrowserCDPSession();
+  cdp.on('Fetch.requestPaused', (e) => {
+    let why: string | null = null;
+    try {
+      why = refusal(policy, new URL(e.request.url));
+    } catch {
+      why = null;
+    }
+    if (why) {
+      onBlocked({ url: e.request.url, reason: why, t: Date.now() });
+      void cdp
+        .send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
+        .catch(() => {});
+    } else void cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {});
+  });
+  await cdp.send('Fetch.enable', {
+    patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
+  });
+  return cdp;
+}
