@@ -34,11 +34,20 @@ export class PageWatch {
     this.before = tabs.snapshot();
     this.opens = driver.windowOpens;
     this.since = Date.now();
+    this.frame = driver.mainFrameId;
   }
+
+  /** The tab's main frame when the action began (a navigation away keeps its id, a failed one too). */
+  private readonly frame: string;
 
   async effects(): Promise<Effects> {
     const out: Effects = {};
-    const refused = this.blocked.filter((b) => b.t >= this.since).at(-1);
+    const recent = this.blocked.filter((b) => b.t >= this.since);
+    // One browser may serve several sessions: only this tab's frames count.
+    const mine = recent.length > 0 ? await this.driver.frameIds().catch(() => new Set<string>()) : null;
+    const refused = mine
+      ? recent.filter((b) => mine.has(b.frameId) || b.frameId === this.frame).at(-1)
+      : undefined;
     if (refused) out.blocked = { url: refused.url, reason: refused.reason };
     const events = PageEvents.of(this.driver.page);
     const dialog = events.dialog;

@@ -32,6 +32,11 @@ export interface SessionOptions extends BrowserOptions {
   maxImageEdge?: number;
   /** The folder browser_file_upload may take files from (default: the working directory). */
   uploadDir?: string;
+  /**
+   * Where the session's browser comes from, when not a browser of its own: e.g. a new isolated context on a
+   * browser the HTTP server shares between its sessions.
+   */
+  browserSource?: () => Promise<BrowserHandle>;
 }
 
 export interface Screenshot {
@@ -111,7 +116,8 @@ export class TrueclickSession {
       await this.handle.close().catch(() => {});
       this.handle = undefined;
     }
-    this.opening ??= openBrowser(this.options).finally(() => {
+    const open = this.options.browserSource ?? (() => openBrowser(this.options));
+    this.opening ??= open().finally(() => {
       this.opening = undefined;
     });
     this.adopt(await this.opening);
@@ -221,13 +227,17 @@ export class TrueclickSession {
     opts: { url?: string; signal?: AbortSignal },
   ): Promise<WithEffects<NavigationResult>> {
     const since = Date.now();
+    let frame = '';
     try {
-      const r = await this.watched(({ driver }) => moveTab(driver, how, opts));
+      const r = await this.watched(({ driver }) => {
+        frame = driver.mainFrameId;
+        return moveTab(driver, how, opts);
+      });
       this.misses.clear();
       return r;
     } catch (err) {
       // A redirect to an origin the policy refuses fails the load: say where it went and why.
-      const refused = this.handle?.blocked.filter((b) => b.t >= since).at(-1);
+      const refused = this.handle?.blocked.filter((b) => b.t >= since && b.frameId === frame).at(-1);
       if (refused && err instanceof BrowserError && err.code === 'NAVIGATION_FAILED')
         throw new ActionError(
           'URL_NOT_ALLOWED',

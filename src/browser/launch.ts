@@ -57,28 +57,35 @@ async function driverWith(
   return PageDriver.create(page, cdp);
 }
 
-/** The URL policy's origins enforced on every document the browser requests; the list of what it failed. */
-async function guard(browser: Browser, policy: UrlPolicy | undefined): Promise<BlockedRequest[]> {
-  const blocked: BlockedRequest[] = [];
-  if (policy)
-    await enforceOrigins(browser, policy, (b) => {
-      blocked.push(b);
-      if (blocked.length > 50) blocked.shift();
-    });
-  return blocked;
+/** The URL policy's origins are enforced once per browser; its sessions share the record of what it failed. */
+const guards = new WeakMap<Browser, Promise<BlockedRequest[]>>();
+
+function guard(browser: Browser, policy: UrlPolicy | undefined): Promise<BlockedRequest[]> {
+  let g = guards.get(browser);
+  if (!g) {
+    const blocked: BlockedRequest[] = [];
+    g = (
+      policy
+        ? enforceOrigins(browser, policy, (b) => {
+            blocked.push(b);
+            if (blocked.length > 200) blocked.shift();
+          })
+        : Promise.resolve(null)
+    ).then(() => blocked);
+    guards.set(browser, g);
+  }
+  return g;
 }
 
-export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHandle> {
-  if (opts.cdpEndpoint) return attach(opts);
+/** Launches Debian's Chromium with trueclick's flags (a real scale factor, scrollbars as asked). */
+export async function launchChromium(opts: BrowserOptions = {}): Promise<Browser> {
   const executablePath = findChromium(opts.executablePath);
-  const viewport = opts.viewport ?? DEFAULT_VIEWPORT;
   const real = opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined;
   const args = [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])];
   if (real) args.push(`--force-device-scale-factor=${opts.deviceScaleFactor}`);
   if (opts.hideScrollbars) args.push('--hide-scrollbars');
-  let browser: Browser;
   try {
-    browser = await chromium.launch({
+    return await chromium.launch({
       executablePath,
       headless: opts.headless ?? true,
       args,
@@ -93,6 +100,19 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
       'Check that it runs: chromium --headless --no-sandbox --version. Reinstall with: sudo apt-get install -y chromium',
     );
   }
+}
+
+/**
+ * A new isolated context on a browser trueclick launched, set up for it: the viewport and scale factor on
+ * its first tab, the URL guard. `close` ends what the handle owns (the browser, or only the context).
+ */
+export async function contextOn(
+  browser: Browser,
+  opts: BrowserOptions,
+  close: (context: BrowserContext) => Promise<void>,
+): Promise<BrowserHandle> {
+  const viewport = opts.viewport ?? DEFAULT_VIEWPORT;
+  const real = opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined;
   try {
     // viewport:null keeps Playwright's own emulation out: a screenshot taken over our CDP session would not
     // follow emulation set by Playwright's session (research/baselines.md), so our session owns it.
@@ -106,10 +126,8 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
     const driverFor = (page: Page) => driverWith(context, page, metrics);
     const blocked = await guard(browser, opts.urlPolicy);
     const driver = await driverFor(await context.newPage());
-    return { browser, context, driver, attached: false, driverFor, blocked, close: () => browser.close() };
+    return { browser, context, driver, attached: false, driverFor, blocked, close: () => close(context) };
   } catch (err) {
-    // A browser we started and cannot use must not outlive the call (serve retries on every tool call).
-    await browser.close().catch(() => {});
     throw err instanceof BrowserError
       ? err
       : new BrowserError(
@@ -117,6 +135,19 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
           `Chromium started but could not be set up: ${(err as Error).message.split('\n')[0]}`,
           'Check --viewport and --device-scale-factor, then retry.',
         );
+  }
+}
+
+/** A browser of the session's own: launched (or attached over --cdp-endpoint) for this session only. */
+export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHandle> {
+  if (opts.cdpEndpoint) return attach(opts);
+  const browser = await launchChromium(opts);
+  try {
+    return await contextOn(browser, opts, () => browser.close());
+  } catch (err) {
+    // A browser we started and cannot use must not outlive the call (serve retries on every tool call).
+    await browser.close().catch(() => {});
+    throw err;
   }
 }
 

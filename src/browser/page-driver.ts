@@ -149,6 +149,18 @@ export class PageDriver {
     return frameId === this.mainFrameId ? this.guardFirstInLine : !this.lateWorlds.has(frameId);
   }
 
+  /** The CDP ids of this page's frames (its main frame and every iframe in the tree). */
+  async frameIds(): Promise<Set<string>> {
+    const ids = new Set<string>([this.mainFrameId]);
+    const { frameTree } = await this.send('Page.getFrameTree', {});
+    const walk = (t: typeof frameTree) => {
+      ids.add(t.frame.id);
+      for (const c of t.childFrames ?? []) walk(c);
+    };
+    walk(frameTree);
+    return ids;
+  }
+
   /** Collects the guard's events for one arming, as the page reports them through the binding. */
   watchGuard(token: string): GuardEvent[] {
     const known = this.guardEvents.get(token);

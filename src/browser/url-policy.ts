@@ -52,6 +52,8 @@ export interface BlockedRequest {
   url: string;
   reason: string;
   t: number;
+  /** The CDP frame that asked for it (a tab's main frame, or an iframe's). */
+  frameId: string;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function enforceOrigins(
       why = null;
     }
     if (why) {
-      onBlocked({ url: e.request.url, reason: why, t: Date.now() });
+      onBlocked({ url: e.request.url, reason: why, t: Date.now(), frameId: e.frameId });
       void cdp
         .send('Fetch.failRequest', { requestId: e.requestId, errorReason: 'BlockedByClient' })
         .catch(() => {});

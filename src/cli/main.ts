@@ -42,6 +42,20 @@ browserOptions(
     .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)')
     .option('--shared', 'with --http: one browser and one set of frames for all clients')
     .option(
+      '--browser-per-session',
+      'with --http: a browser of its own per session (default: an isolated context on one browser)',
+    )
+    .option(
+      '--max-sessions <n>',
+      'with --http: at most this many sessions at once (default 16)',
+      parsePositive,
+    )
+    .option(
+      '--session-idle-s <s>',
+      'with --http: close a session idle this long, seconds (default 1800, 0 = never)',
+      parseNonNegativeInt,
+    )
+    .option(
       '--upload-dir <dir>',
       'the only folder browser_file_upload takes files from (default: the working directory)',
     )

@@ -7,6 +7,9 @@ export interface ServeFlags extends BrowserFlags {
   host?: string;
   token?: string;
   shared?: boolean;
+  browserPerSession?: boolean;
+  maxSessions?: number;
+  sessionIdleS?: number;
 }
 
 export async function serve(flags: ServeFlags): Promise<void> {
@@ -24,6 +27,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
     port: flags.http,
     host,
     shared: Boolean(flags.shared),
+    browserPerSession: Boolean(flags.browserPerSession),
+    ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
+    ...(flags.sessionIdleS !== undefined ? { sessionIdleS: flags.sessionIdleS } : {}),
     ...(token ? { token } : {}),
   });
   const addr = server.address();
@@ -32,10 +38,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
     `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp${token ? ' (bearer token required)' : ''}\n`,
   );
   const stop = () => {
-    // Idle keep-alive connections would hold close() open; the browsers close with the server.
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-    setTimeout(() => process.exit(0), 3000).unref();
+    // Every session's context and every browser closes before the process goes: nothing is left behind.
+    setTimeout(() => process.exit(0), 10_000).unref();
+    void server.shutdown().finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type SessionOptions, TrueclickSession } from '../actions/session.js';
+import { SharedBrowser } from '../browser/shared-browser.js';
 import { createMcpServer } from './server.js';
 
 export interface HttpOptions {
@@ -12,7 +13,18 @@ export interface HttpOptions {
   token?: string;
   /** One browser and one set of frames for every client (e.g. one-shot CLI clients such as the Inspector). */
   shared?: boolean;
+  /** A browser of its own for each session, instead of an isolated context on one shared browser. */
+  browserPerSession?: boolean;
+  /** At most this many MCP sessions at once; the next initialize is refused (default 16). */
+  maxSessions?: number;
+  /** A session nobody used for this long is closed, its context with it (seconds; default 1800, 0 = never). */
+  sessionIdleS?: number;
 }
+
+/** A JSON-RPC body larger than this is refused before it is read on: no tool argument needs more. */
+export const MAX_BODY_BYTES = 1 << 20;
+export const DEFAULT_MAX_SESSIONS = 16;
+export const DEFAULT_SESSION_IDLE_S = 1800;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -27,23 +39,87 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function deny(res: ServerResponse, status: number, message: string): void {
+function deny(res: ServerResponse, status: number, message: string, code = -32000): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code = -32000,
+  ) {
+    super(message);
+  }
+}
+
+/** The request's JSON body, within MAX_BODY_BYTES; a refusal (413, 400 parse error) otherwise. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES)
+    throw new HttpRefusal(413, `Request body over ${MAX_BODY_BYTES} bytes`);
   const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpRefusal(413, `Request body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(c as Buffer);
+  }
   const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : undefined;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpRefusal(400, 'Parse error: the body is not JSON', -32700);
+  }
+}
+
+/** Whether an Origin header names this machine (a page elsewhere must not drive the browser). */
+function originAllowed(origin: string, hosts: Set<string>): boolean {
+  try {
+    const h = new URL(origin).hostname;
+    return hosts.has(h) || hosts.has(`[${h}]`);
+  } catch {
+    // "null" (a sandboxed frame, a file) and anything unparsable name no host of ours.
+    return false;
+  }
+}
+
+interface Entry {
+  transport: StreamableHTTPServerTransport;
+  session: TrueclickSession;
+  /** When its last request ended (or began, while one runs). */
+  lastSeen: number;
+  /** Requests under way: a session running a tool call is not idle, however long the call takes. */
+  busy: number;
+}
+
+/** Runs one POST of a session, which is not idle meanwhile. */
+async function busy<T>(e: Entry, work: () => Promise<T>): Promise<T> {
+  e.busy++;
+  e.lastSeen = Date.now();
+  try {
+    return await work();
+  } finally {
+    e.busy--;
+    e.lastSeen = Date.now();
+  }
+}
+
+export interface HttpServer extends Server {
+  /** Ends every session (their contexts and browsers) and stops listening. */
+  shutdown(): Promise<void>;
+  /** How many MCP sessions are open. */
+  sessionCount(): number;
 }
 
 /**
- * Streamable HTTP: one trueclick session (one browser) per MCP session. Guards against DNS rebinding
- * (Host and Origin must be this machine unless told otherwise) and takes an optional bearer token.
+ * Streamable HTTP: each MCP session is a trueclick session with an isolated context of its own on one shared
+ * Chromium (or a browser of its own when asked). Guards against DNS rebinding (Host and Origin must be this
+ * machine unless told otherwise), takes an optional bearer token, caps bodies and sessions, and closes idle
+ * sessions.
  */
-export async function serveHttp(options: SessionOptions, http: HttpOptions): Promise<Server> {
+export async function serveHttp(options: SessionOptions, http: HttpOptions): Promise<HttpServer> {
   const host = http.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host) && !http.token) {
     throw new Error(
@@ -51,60 +127,105 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
     );
   }
   const allowedHosts = new Set([...LOOPBACK, host]);
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: TrueclickSession }>();
+  const maxSessions = http.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const idleMs = (http.sessionIdleS ?? DEFAULT_SESSION_IDLE_S) * 1000;
+  const sessions = new Map<string, Entry>();
   const sharedSession = http.shared ? new TrueclickSession(options) : undefined;
+  const sharedBrowser =
+    !http.shared && !http.browserPerSession && !options.cdpEndpoint ? new SharedBrowser(options) : undefined;
+  const newSession = () =>
+    sharedSession ??
+    new TrueclickSession(
+      sharedBrowser ? { ...options, browserSource: () => sharedBrowser.handle() } : options,
+    );
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/mcp') return deny(res, 404, 'Not found: the MCP endpoint is /mcp');
+    if (!allowedHosts.has(hostName(req.headers.host)))
+      return deny(res, 403, `Host ${req.headers.host} not allowed`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, allowedHosts))
+      return deny(res, 403, `Origin ${origin.slice(0, 200)} not allowed`);
+    if (http.token) {
+      const auth = req.headers.authorization ?? '';
+      if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice(7), http.token)) {
+        res.setHeader('www-authenticate', 'Bearer');
+        return deny(res, 401, 'Missing or wrong bearer token');
+      }
+    }
+    const id = req.headers['mcp-session-id'];
+    const existing = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (req.method === 'POST') {
+      const body = await readJson(req);
+      if (existing) return busy(existing, () => existing.transport.handleRequest(req, res, body));
+      if (typeof id === 'string')
+        return deny(
+          res,
+          404,
+          `Session ${id.slice(0, 64)} is not open (it ended or expired): initialize again`,
+        );
+      if (!isInitializeRequest(body)) return deny(res, 400, 'No valid session: send initialize first');
+      if (sessions.size >= maxSessions)
+        return deny(
+          res,
+          503,
+          `${sessions.size} sessions are open, the most this server takes (--max-sessions ${maxSessions}): close one (DELETE /mcp with its mcp-session-id) or wait`,
+        );
+      const session = newSession();
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => {
+          sessions.set(sid, { transport, session, lastSeen: Date.now(), busy: 0 });
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+        if (session !== sharedSession) void session.close();
+      };
+      await createMcpServer(session).connect(transport);
+      return transport.handleRequest(req, res, body);
+    }
+    if (!existing) return deny(res, 404, 'Unknown or missing mcp-session-id: initialize first');
+    return existing.transport.handleRequest(req, res);
+  };
 
   const server = createServer(async (req, res) => {
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname !== '/mcp') return deny(res, 404, 'Not found: the MCP endpoint is /mcp');
-      if (!allowedHosts.has(hostName(req.headers.host)))
-        return deny(res, 403, `Host ${req.headers.host} not allowed`);
-      const origin = req.headers.origin;
-      if (
-        origin &&
-        !allowedHosts.has(new URL(origin).hostname) &&
-        !allowedHosts.has(`[${new URL(origin).hostname}]`)
-      ) {
-        return deny(res, 403, `Origin ${origin} not allowed`);
-      }
-      if (http.token) {
-        const auth = req.headers.authorization ?? '';
-        if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice(7), http.token)) {
-          res.setHeader('www-authenticate', 'Bearer');
-          return deny(res, 401, 'Missing or wrong bearer token');
-        }
-      }
-      const id = req.headers['mcp-session-id'];
-      const existing = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (req.method === 'POST') {
-        const body = await readJson(req);
-        if (existing) return await existing.transport.handleRequest(req, res, body);
-        if (!isInitializeRequest(body)) return deny(res, 400, 'No valid session: send initialize first');
-        const session = sharedSession ?? new TrueclickSession(options);
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (sid) => {
-            sessions.set(sid, { transport, session });
-          },
-        });
-        transport.onclose = () => {
-          if (transport.sessionId) sessions.delete(transport.sessionId);
-          if (session !== sharedSession) void session.close();
-        };
-        await createMcpServer(session).connect(transport);
-        return await transport.handleRequest(req, res, body);
-      }
-      if (!existing) return deny(res, 400, 'Unknown or missing mcp-session-id');
-      return await existing.transport.handleRequest(req, res);
+      await handle(req, res);
     } catch (err) {
-      if (!res.headersSent) deny(res, 500, (err as Error).message);
+      if (res.headersSent) return;
+      if (err instanceof HttpRefusal) return deny(res, err.status, err.message, err.code);
+      deny(res, 500, (err as Error).message);
     }
-  });
-  server.on('close', () => {
-    for (const s of sessions.values()) void s.session.close();
-    void sharedSession?.close();
-  });
+  }) as HttpServer;
+
+  // Sessions nobody used for idleMs end, and their contexts with them.
+  const sweep =
+    idleMs > 0
+      ? setInterval(
+          () => {
+            const now = Date.now();
+            for (const e of sessions.values())
+              if (e.busy === 0 && now - e.lastSeen > idleMs) void e.transport.close();
+          },
+          Math.min(60_000, Math.max(250, idleMs / 4)),
+        )
+      : undefined;
+  sweep?.unref();
+
+  server.sessionCount = () => sessions.size;
+  server.shutdown = async () => {
+    if (sweep) clearInterval(sweep);
+    await Promise.all([...sessions.values()].map((e) => e.transport.close().catch(() => {})));
+    await Promise.all([...sessions.values()].map((e) => e.session.close()));
+    await sharedSession?.close();
+    await sharedBrowser?.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(http.port, host, () => resolve());

@@ -12,6 +12,8 @@ export async function serveStdio(options: SessionOptions): Promise<void> {
   };
   transport.onclose = () => void shutdown();
   process.stdin.on('end', () => void shutdown());
+  // A client that closed our stdout is gone: writing to it fails with EPIPE; end cleanly, not with a crash.
+  process.stdout.on('error', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   await server.connect(transport);

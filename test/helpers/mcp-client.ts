@@ -69,6 +69,8 @@ export function imagePx(f: FrameInfo, css: { x: number; y: number }) {
 
 export interface HttpServerHandle {
   endpoint: string;
+  /** The server process's pid (its browsers are its children). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -92,6 +94,7 @@ export async function startHttpServer(serveArgs: string[]): Promise<HttpServerHa
   }
   return {
     endpoint,
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');

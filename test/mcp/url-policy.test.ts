@@ -57,7 +57,11 @@ describe('URL schemes', () => {
     const data = await plain.call('browser_navigate', { url: 'data:text/html,<p id=x>hi</p>' });
     assert.ok(!data.isError, text(data));
     const file = await plain.call('browser_navigate', { url: 'file:///etc/passwd' });
-    assert.equal(structured<Refusal>(file).error?.code, 'URL_NOT_ALLOWED', 'allowing data: allows nothing else');
+    assert.equal(
+      structured<Refusal>(file).error?.code,
+      'URL_NOT_ALLOWED',
+      'allowing data: allows nothing else',
+    );
   });
 });
 

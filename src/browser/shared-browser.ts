@@ -1,0 +1,44 @@
+import type { Browser } from 'playwright-core';
+import { type BrowserHandle, type BrowserOptions, contextOn, launchChromium } from './launch.js';
+
+/**
+ * One Chromium for many sessions (the MCP sessions of an HTTP server): each session gets an isolated
+ * context of its own (its own cookies, storage and tabs), and closing a session closes only its context.
+ * A browser that went away is launched again for the next session that asks.
+ */
+export class SharedBrowser {
+  private current: Browser | undefined;
+  private launching: Promise<Browser> | undefined;
+
+  constructor(private readonly opts: BrowserOptions) {}
+
+  private async browser(): Promise<Browser> {
+    if (this.current?.isConnected()) return this.current;
+    this.launching ??= launchChromium(this.opts)
+      .then((b) => {
+        this.current = b;
+        return b;
+      })
+      .finally(() => {
+        this.launching = undefined;
+      });
+    return this.launching;
+  }
+
+  /** A new isolated context on the shared browser, for one session. */
+  async handle(): Promise<BrowserHandle> {
+    const browser = await this.browser();
+    return contextOn(browser, this.opts, (context) => context.close());
+  }
+
+  /** The contexts open on the shared browser now. */
+  get contexts(): number {
+    return this.current?.isConnected() ? this.current.contexts().length : 0;
+  }
+
+  async close(): Promise<void> {
+    const b = this.current;
+    this.current = undefined;
+    await b?.close().catch(() => {});
+  }
+}
