@@ -21,7 +21,8 @@ import { checkUrl } from './navigation.js';
 import { type Effects, effectsSentence, PageWatch } from './page-watch.js';
 import { type ScrollReport, scrollAt } from './scroll.js';
 import { guardedSelect, type SelectReport } from './select.js';
-import { type TabAction, type TabInfo, TabSet, tabAction } from './tabs.js';
+import { SessionBrowser } from './session-browser.js';
+import { type TabAction, type TabInfo, tabAction } from './tabs.js';
 import { type ActionContext, frameIn } from './target.js';
 import type { ClickReport, Point } from './verdicts.js';
 import { type WaitRequest, type WaitResult, waitFor } from './wait.js';
@@ -63,13 +64,10 @@ export type KeyName = string;
  * through this class, so there is one implementation of each action.
  */
 export class TrueclickSession {
-  private handle: BrowserHandle | undefined;
-  private tabSet: TabSet | undefined;
-  private opening: Promise<BrowserHandle> | undefined;
   readonly frames = new FrameStore();
   readonly misses = new MissLog();
-  /** Said once, with the next tool answer: the browser was restarted, the tab closed. */
-  private notice: string | undefined;
+  /** The browser, its tabs, and what happened to them that the agent must hear. */
+  private readonly browser: SessionBrowser;
   /** Where trueclick last put the mouse, CSS viewport px (a model's click "at the cursor" goes there). */
   private cursorAt: Point | null = null;
   /** The left button is down (a model's left_mouse_down, until its left_mouse_up). */
@@ -79,7 +77,17 @@ export class TrueclickSession {
     private readonly options: SessionOptions = {},
     handle?: BrowserHandle,
   ) {
-    if (handle) this.adopt(handle);
+    this.browser = new SessionBrowser({
+      open: options.browserSource ?? (() => openBrowser(options)),
+      frames: this.frames,
+      misses: this.misses,
+      // A new browser has its mouse nowhere and no button down.
+      onRelaunch: () => {
+        this.cursorAt = null;
+        this.held = false;
+      },
+      ...(handle ? { handle } : {}),
+    });
   }
 
   /** Where the browser may go (the default: http, https and about: pages, any origin). */
@@ -87,49 +95,18 @@ export class TrueclickSession {
     return this.options.urlPolicy ?? defaultPolicy();
   }
 
-  private adopt(handle: BrowserHandle): void {
-    this.handle = handle;
-    this.tabSet = new TabSet(handle, (tab) => this.frames.clearTab(tab.id, 'the tab it shows closed'));
+  /** The active tab's driver; a tab whose page crashed or hangs is replaced first (and the agent told). */
+  driver(): Promise<PageDriver> {
+    return this.browser.driver();
   }
 
-  /** The tabs, (re)launching the browser when it is missing, closed or crashed. */
-  private async tabs(): Promise<TabSet> {
-    if (this.handle && this.tabSet && this.handle.browser.isConnected()) {
-      const was = this.tabSet.active;
-      const other = this.tabSet.fallBack();
-      if (!other) {
-        await this.tabSet.open();
-        this.notice =
-          'The tab trueclick was acting on closed, so trueclick started a new one (frames of the closed tab are void).';
-      } else if (other !== was) {
-        this.notice = `The tab trueclick was acting on closed; it now acts on tab ${this.tabSet.indexOf(other)} (${other.page.url()}).`;
-      }
-      return this.tabSet;
-    }
-    if (this.handle) {
-      this.notice = 'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
-      this.frames.clear('the tab or browser closed and trueclick started a new one');
-      this.misses.clear();
-      // A new browser has its mouse nowhere and no button down.
-      this.cursorAt = null;
-      this.held = false;
-      await this.handle.close().catch(() => {});
-      this.handle = undefined;
-    }
-    const open = this.options.browserSource ?? (() => openBrowser(this.options));
-    this.opening ??= open().finally(() => {
-      this.opening = undefined;
-    });
-    this.adopt(await this.opening);
-    return this.tabSet as TabSet;
+  takeNotice(): string | undefined {
+    return this.browser.takeNotice();
   }
 
-  /** The active tab's driver. */
-  async driver(): Promise<PageDriver> {
-    const tabs = await this.tabs();
-    const driver = await tabs.driverOf(tabs.active);
-    if (!driver.isClosed) return driver;
-    return (await this.tabs()).driverOf((this.tabSet as TabSet).active);
+  /** The dialog the active tab shows, if any (the page is frozen until it is answered). */
+  get dialog(): DialogInfo | null {
+    return this.browser.dialog;
   }
 
   /**
@@ -138,32 +115,8 @@ export class TrueclickSession {
    */
   private async context(opts: { whileDialog?: boolean } = {}): Promise<ActionContext> {
     const driver = await this.driver();
-    if (!opts.whileDialog) this.assertNoDialog();
-    return { driver, frames: this.frames, misses: this.misses, tab: (this.tabSet as TabSet).active.id };
-  }
-
-  takeNotice(): string | undefined {
-    const n = this.notice;
-    this.notice = undefined;
-    return n;
-  }
-
-  /** The dialog the active tab shows, if any (the page is frozen until it is answered). */
-  get dialog(): DialogInfo | null {
-    const page = this.tabSet?.active.page;
-    return page ? PageEvents.of(page).dialog : null;
-  }
-
-  private assertNoDialog(): void {
-    const dialog = this.dialog;
-    if (!dialog) return;
-    throw new ActionError(
-      'DIALOG_OPEN',
-      `The page shows a ${dialog.type} dialog ("${dialog.message.slice(0, 200)}"), and nothing on it answers until that dialog does.`,
-      'Answer it with browser_handle_dialog {accept: true|false}.',
-      undefined,
-      'blocked',
-    );
+    if (!opts.whileDialog) this.browser.assertNoDialog();
+    return { driver, frames: this.frames, misses: this.misses, tab: (await this.browser.tabs()).active.id };
   }
 
   /** Runs an action and adds what it opened; a new tab it opened becomes the active one. */
@@ -172,8 +125,7 @@ export class TrueclickSession {
     opts: { whileDialog?: boolean } = {},
   ): Promise<WithEffects<T>> {
     const ctx = await this.context(opts);
-    const tabs = this.tabSet as TabSet;
-    const watch = new PageWatch(ctx.driver, tabs, (this.handle as BrowserHandle).blocked);
+    const watch = new PageWatch(ctx.driver, await this.browser.tabs(), this.browser.blocked);
     const value = await work(ctx);
     const effects = await watch.effects();
     if (effects.newTab) this.misses.clear();
@@ -228,6 +180,8 @@ export class TrueclickSession {
   ): Promise<WithEffects<NavigationResult>> {
     const since = Date.now();
     let frame = '';
+    // Leaving a page stuck in a script would wait for it (30 s, every time): such a tab is replaced first.
+    await this.browser.ensureResponsive();
     try {
       const r = await this.watched(({ driver }) => {
         frame = driver.mainFrameId;
@@ -237,7 +191,7 @@ export class TrueclickSession {
       return r;
     } catch (err) {
       // A redirect to an origin the policy refuses fails the load: say where it went and why.
-      const refused = this.handle?.blocked.filter((b) => b.t >= since && b.frameId === frame).at(-1);
+      const refused = this.browser.blocked.filter((b) => b.t >= since && b.frameId === frame).at(-1);
       if (refused && err instanceof BrowserError && err.code === 'NAVIGATION_FAILED')
         throw new ActionError(
           'URL_NOT_ALLOWED',
@@ -417,13 +371,13 @@ export class TrueclickSession {
   }
 
   async tabList(): Promise<TabInfo[]> {
-    return (await this.tabs()).list();
+    return (await this.browser.tabs()).list();
   }
 
   /** Opens a tab (and a URL in it), selects one, or closes one; says which tab is active after. */
   async tab(action: TabAction, opts: { index?: number; url?: string; signal?: AbortSignal } = {}) {
     if (action === 'new' && opts.url) checkUrl(opts.url, this.policy);
-    return tabAction(await this.tabs(), action, opts);
+    return tabAction(await this.browser.tabs(), action, opts);
   }
 
   async waitFor(req: WaitRequest, signal?: AbortSignal): Promise<WaitResult> {
@@ -431,11 +385,8 @@ export class TrueclickSession {
     return waitFor(driver.page, req, signal);
   }
 
-  async close(): Promise<void> {
-    const h = this.handle;
-    this.handle = undefined;
-    this.tabSet = undefined;
-    await h?.close().catch(() => {});
+  close(): Promise<void> {
+    return this.browser.close();
   }
 }
 

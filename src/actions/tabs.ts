@@ -115,6 +115,16 @@ export class TabSet {
     return tab;
   }
 
+  /**
+   * Replaces a tab whose page died or hangs: a fresh tab takes its place as the active one, and the old one
+   * is closed (a renderer stuck in a script is ended with it).
+   */
+  async replace(tab: Tab): Promise<Tab> {
+    const fresh = await this.open();
+    await tab.page.close({ runBeforeUnload: false }).catch(() => {});
+    return fresh;
+  }
+
   /** When the active tab closed: the last open one becomes active; undefined when none is left. */
   fallBack(): Tab | undefined {
     if (this.tabs.includes(this.activeTab)) return this.activeTab;

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { aborted, sleep } from '../browser/errors.js';
 import { ActionError } from './errors.js';
 
 export interface WaitRequest {
@@ -22,16 +23,6 @@ export interface WaitResult {
 export const MAX_WAIT_S = 60;
 const DEFAULT_TEXT_TIMEOUT_S = 10;
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
-}
-
 /**
  * Waits for text to appear or go (matched as Playwright's getByText does: visible text, case-insensitive,
  * whitespace collapsed), or for a time, within a budget. Running out of budget is an answer (met: false),
@@ -51,9 +42,7 @@ export async function waitFor(page: Page, req: WaitRequest, signal?: AbortSignal
   const budget = (req.timeout ?? DEFAULT_TEXT_TIMEOUT_S) * 1000;
   const look = async (text: string, state: 'visible' | 'hidden') => {
     const wait = page.getByText(text).first().waitFor({ state, timeout: budget });
-    const stopped = new Promise<'cancelled'>((resolve) =>
-      signal?.addEventListener('abort', () => resolve('cancelled')),
-    );
+    const stopped = aborted(signal).then(() => 'cancelled' as const);
     const r = await Promise.race([
       wait.then(
         () => true,

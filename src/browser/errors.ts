@@ -72,3 +72,27 @@ export async function pollUntil(cond: () => boolean, budgetMs: number, stepMs: n
   }
   return true;
 }
+
+/**
+ * Waits `ms`, or less when `signal` aborts: a signal already aborted (the client cancelled while the call
+ * was still being set up) ends it at once, since its abort event will not fire again.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Resolves when `signal` aborts (at once if it already has); never, without one. */
+export function aborted(signal?: AbortSignal): Promise<void> {
+  if (!signal) return new Promise(() => {});
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

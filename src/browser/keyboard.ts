@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { sleep } from './errors.js';
 import { type DialogInfo, PageEvents } from './page-events.js';
 
 /** Characters typed per keyboard call: a cancelled call stops within one chunk. */
@@ -53,13 +54,7 @@ export async function holdKeys(
   signal?: AbortSignal,
 ): Promise<KeyOutcome> {
   for (const k of keys) await page.keyboard.down(k);
-  await new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
+  await sleep(ms, signal);
   for (const k of [...keys].reverse()) await page.keyboard.up(k);
   return { done: 1, ...(signal?.aborted ? { cancelled: true } : {}) };
 }

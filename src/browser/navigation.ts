@@ -62,6 +62,7 @@ async function moveOnce(
           ? page.goForward(o)
           : page.reload(o);
   const stop = () => void driver.cdp.send('Page.stopLoading').catch(() => {});
+  if (opts.signal?.aborted) stop();
   opts.signal?.addEventListener('abort', stop);
   try {
     const r = await PageEvents.of(page).race(work);

@@ -49,6 +49,10 @@ export class PageDriver {
   private closed = false;
   /** How many times the page asked for a new tab or window (Page.windowOpen): a popup may follow. */
   windowOpens = 0;
+  /** Its renderer died (killed, out of memory): the page answers nothing again. */
+  crashed = false;
+  /** A call ran out of its budget: the page may be stuck in a script (checked before the next call). */
+  timedOut = false;
 
   private constructor(
     readonly page: Page,
@@ -119,6 +123,9 @@ export class PageDriver {
     this.page.on('close', () => {
       this.closed = true;
     });
+    this.page.on('crash', () => {
+      this.crashed = true;
+    });
     await Promise.all([cdp.send('Page.enable'), cdp.send('DOM.enable'), cdp.send('Runtime.enable')]);
     const tree = await cdp.send('Page.getFrameTree');
     this.mainFrameId = tree.frameTree.frame.id;
@@ -147,6 +154,20 @@ export class PageDriver {
   /** The same for one frame of this session. */
   guardFirstInLineIn(frameId: string): boolean {
     return frameId === this.mainFrameId ? this.guardFirstInLine : !this.lateWorlds.has(frameId);
+  }
+
+  /**
+   * Whether the page's main thread answers within a moment (a page stuck in `while (true) {}` does not).
+   * Asked only after a call ran out of its budget; an answer clears the doubt.
+   */
+  async responsive(budgetMs = 1_500): Promise<boolean> {
+    try {
+      await this.send('Runtime.evaluate', { expression: '0', returnByValue: true }, budgetMs);
+      this.timedOut = false;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The CDP ids of this page's frames (its main frame and every iframe in the tree). */
@@ -202,6 +223,7 @@ export class PageDriver {
         send(method, params),
       )) as ProtocolMapping.Commands[M]['returnType'];
     } catch (err) {
+      if (err instanceof BrowserError && err.code === 'TIMEOUT') this.timedOut = true;
       if (err instanceof BrowserError) throw err;
       if (isTargetClosed(err)) {
         this.closed = true;
