@@ -30,6 +30,7 @@ export async function trueclickForPage(page: Page, options: SessionOptions = {})
     driverFor,
     // A page the user drives keeps the user's own rules: no origin policy is laid over their browser.
     blocked: [],
+    isConnected: () => browser.isConnected(),
     close: async () => {
       await Promise.all(drivers.map((d) => d.detach()));
     },

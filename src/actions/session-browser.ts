@@ -18,6 +18,8 @@ export class SessionBrowser {
   private tabSet: TabSet | undefined;
   private opening: Promise<BrowserHandle> | undefined;
   private notice: string | undefined;
+  /** The browser went away; the agent is told once a new one is up (not while it cannot be started). */
+  private lost = false;
 
   constructor(
     private readonly o: {
@@ -40,7 +42,7 @@ export class SessionBrowser {
 
   /** The tabs, (re)launching the browser when it is missing, closed or crashed. */
   async tabs(): Promise<TabSet> {
-    if (this.handle && this.tabSet && this.handle.browser.isConnected()) {
+    if (this.handle && this.tabSet && this.handle.isConnected()) {
       const was = this.tabSet.active;
       const other = this.tabSet.fallBack();
       if (!other) {
@@ -53,7 +55,7 @@ export class SessionBrowser {
       return this.tabSet;
     }
     if (this.handle) {
-      this.notice = 'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
+      this.lost = true;
       this.o.frames.clear('the tab or browser closed and trueclick started a new one');
       this.o.misses.clear();
       this.o.onRelaunch();
@@ -64,6 +66,10 @@ export class SessionBrowser {
       this.opening = undefined;
     });
     this.adopt(await this.opening);
+    if (this.lost) {
+      this.lost = false;
+      this.notice = 'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
+    }
     return this.tabSet as TabSet;
   }
 

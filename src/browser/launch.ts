@@ -14,7 +14,16 @@ export interface BrowserOptions {
   scaleSource?: 'emulated' | 'real';
   /** Playwright hides scrollbars in headless; real desktops often show classic ones, so by default we do too. */
   hideScrollbars?: boolean;
+  /** A running Chromium to attach to over CDP (http://host:port or ws://…). */
   cdpEndpoint?: string;
+  /** A browser server that speaks Playwright's protocol (ws://…: playwright-core's launchServer, a browser service). */
+  browserEndpoint?: string;
+  /** With cdpEndpoint: a new context of our own instead of the user's tabs. */
+  isolated?: boolean;
+  /** A persistent profile (a user's logins): Chromium runs with this user-data folder. */
+  userDataDir?: string;
+  /** A Playwright storage state file (cookies, local storage) the session's context starts with. */
+  storageState?: string;
   extraArgs?: string[];
   /** Where the browser may go (schemes, allowed and blocked origins). */
   urlPolicy?: UrlPolicy;
@@ -34,33 +43,49 @@ export const CHROMIUM_ARGS = [
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 
 export interface BrowserHandle {
-  browser: Browser;
+  /** The browser, when Playwright gives one (a persistent profile's context has none). */
+  browser: Browser | null;
   context: BrowserContext;
   /** The first tab's driver. */
   driver: PageDriver;
   attached: boolean;
   /** A driver for another tab of the context (one the page opened, or browser_tabs new), set up like the first. */
   driverFor(page: Page): Promise<PageDriver>;
-  /** Document requests the URL policy failed, newest last (the last 50). */
+  /** Document requests the URL policy failed, newest last. */
   blocked: BlockedRequest[];
+  /** Whether the browser behind the handle is still there. */
+  isConnected(): boolean;
   close(): Promise<void>;
 }
 
+type Metrics = { width: number; height: number; deviceScaleFactor: number } | null;
+
 /** A CDP session of our own on the page, with the viewport and scale factor the session runs at. */
-async function driverWith(
-  context: BrowserContext,
-  page: Page,
-  metrics: { width: number; height: number; deviceScaleFactor: number } | null,
-): Promise<PageDriver> {
+async function driverWith(context: BrowserContext, page: Page, metrics: Metrics): Promise<PageDriver> {
   const cdp = await context.newCDPSession(page);
   if (metrics) await cdp.send('Emulation.setDeviceMetricsOverride', { ...metrics, mobile: false });
   return PageDriver.create(page, cdp);
 }
 
+/** The viewport and scale factor a browser trueclick drives runs at: the options, or 1280×800 at DPR 1. */
+function ownMetrics(opts: BrowserOptions): Metrics {
+  const viewport = opts.viewport ?? DEFAULT_VIEWPORT;
+  const real = opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined;
+  // 0 keeps the real scale factor of the window: the `real` world, where CSS viewports can be fractional.
+  return { ...viewport, deviceScaleFactor: real ? 0 : (opts.deviceScaleFactor ?? 1) };
+}
+
+/** A user's browser keeps its own viewport and scale factor unless the options name them. */
+function attachedMetrics(opts: BrowserOptions): Metrics {
+  if (opts.deviceScaleFactor === undefined && !opts.viewport) return null;
+  return { ...(opts.viewport ?? DEFAULT_VIEWPORT), deviceScaleFactor: opts.deviceScaleFactor ?? 0 };
+}
+
 /** The URL policy's origins are enforced once per browser; its sessions share the record of what it failed. */
 const guards = new WeakMap<Browser, Promise<BlockedRequest[]>>();
 
-function guard(browser: Browser, policy: UrlPolicy | undefined): Promise<BlockedRequest[]> {
+function guard(browser: Browser | null, policy: UrlPolicy | undefined): Promise<BlockedRequest[]> {
+  if (!browser) return Promise.resolve([]);
   let g = guards.get(browser);
   if (!g) {
     const blocked: BlockedRequest[] = [];
@@ -77,73 +102,114 @@ function guard(browser: Browser, policy: UrlPolicy | undefined): Promise<Blocked
   return g;
 }
 
+const setupFailed = (err: unknown) =>
+  err instanceof BrowserError
+    ? err
+    : new BrowserError(
+        'LAUNCH_FAILED',
+        `The browser started but could not be set up: ${(err as Error).message.split('\n')[0]}`,
+        'Check --viewport, --device-scale-factor and --storage-state, then retry.',
+      );
+
+function launchArgs(opts: BrowserOptions) {
+  const executablePath = findChromium(opts.executablePath);
+  const args = [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])];
+  if (opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined)
+    args.push(`--force-device-scale-factor=${opts.deviceScaleFactor}`);
+  if (opts.hideScrollbars) args.push('--hide-scrollbars');
+  return {
+    executablePath,
+    headless: opts.headless ?? true,
+    args,
+    // Playwright adds --hide-scrollbars in headless (and would filter ours out): keep it only when asked.
+    ...(opts.hideScrollbars ? {} : { ignoreDefaultArgs: ['--hide-scrollbars'] }),
+    timeout: 30_000,
+  };
+}
+
+const launchFailed = (what: string, err: unknown) =>
+  new BrowserError(
+    'LAUNCH_FAILED',
+    `${what} did not start: ${(err as Error).message.split('\n')[0]}`,
+    'Check that it runs: chromium --headless --no-sandbox --version. Reinstall with: sudo apt-get install -y chromium',
+  );
+
 /** Launches Debian's Chromium with trueclick's flags (a real scale factor, scrollbars as asked). */
 export async function launchChromium(opts: BrowserOptions = {}): Promise<Browser> {
-  const executablePath = findChromium(opts.executablePath);
-  const real = opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined;
-  const args = [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])];
-  if (real) args.push(`--force-device-scale-factor=${opts.deviceScaleFactor}`);
-  if (opts.hideScrollbars) args.push('--hide-scrollbars');
+  const launch = launchArgs(opts);
   try {
-    return await chromium.launch({
-      executablePath,
-      headless: opts.headless ?? true,
-      args,
-      // Playwright adds --hide-scrollbars in headless (and would filter ours out): keep it only when asked.
-      ...(opts.hideScrollbars ? {} : { ignoreDefaultArgs: ['--hide-scrollbars'] }),
-      timeout: 30_000,
-    });
+    return await chromium.launch(launch);
+  } catch (err) {
+    throw launchFailed(`Chromium at ${launch.executablePath}`, err);
+  }
+}
+
+/** A browser server that speaks Playwright's protocol (its own launchServer, a browser service). */
+export async function connectRemote(endpoint: string): Promise<Browser> {
+  try {
+    return await chromium.connect(endpoint, { timeout: 15_000 });
   } catch (err) {
     throw new BrowserError(
-      'LAUNCH_FAILED',
-      `Chromium at ${executablePath} did not start: ${(err as Error).message.split('\n')[0]}`,
-      'Check that it runs: chromium --headless --no-sandbox --version. Reinstall with: sudo apt-get install -y chromium',
+      'CONNECT_FAILED',
+      `Could not connect to a browser server at ${endpoint}: ${(err as Error).message.split('\n')[0]}`,
+      "Check that the server runs and speaks Playwright's protocol (e.g. a playwright-core launchServer's wsEndpoint).",
     );
   }
 }
 
 /**
- * A new isolated context on a browser trueclick launched, set up for it: the viewport and scale factor on
- * its first tab, the URL guard. `close` ends what the handle owns (the browser, or only the context).
+ * A new isolated context on a browser, set up for trueclick: the viewport and scale factor on its first
+ * tab, the URL guard, a storage state if asked. `close` ends what the handle owns (the browser, the
+ * connection, or only the context).
  */
 export async function contextOn(
   browser: Browser,
   opts: BrowserOptions,
   close: (context: BrowserContext) => Promise<void>,
+  metrics: Metrics = ownMetrics(opts),
 ): Promise<BrowserHandle> {
-  const viewport = opts.viewport ?? DEFAULT_VIEWPORT;
-  const real = opts.scaleSource === 'real' && opts.deviceScaleFactor !== undefined;
   try {
     // viewport:null keeps Playwright's own emulation out: a screenshot taken over our CDP session would not
     // follow emulation set by Playwright's session (research/baselines.md), so our session owns it.
-    const context = await browser.newContext({ viewport: null });
-    const metrics = {
-      width: viewport.width,
-      height: viewport.height,
-      // 0 keeps the real scale factor of the window: the `real` world, where CSS viewports can be fractional.
-      deviceScaleFactor: real ? 0 : (opts.deviceScaleFactor ?? 1),
-    };
+    const context = await browser.newContext({
+      viewport: null,
+      ...(opts.storageState ? { storageState: opts.storageState } : {}),
+    });
     const driverFor = (page: Page) => driverWith(context, page, metrics);
     const blocked = await guard(browser, opts.urlPolicy);
     const driver = await driverFor(await context.newPage());
-    return { browser, context, driver, attached: false, driverFor, blocked, close: () => close(context) };
+    return {
+      browser,
+      context,
+      driver,
+      attached: false,
+      driverFor,
+      blocked,
+      isConnected: () => browser.isConnected(),
+      close: () => close(context),
+    };
   } catch (err) {
-    throw err instanceof BrowserError
-      ? err
-      : new BrowserError(
-          'LAUNCH_FAILED',
-          `Chromium started but could not be set up: ${(err as Error).message.split('\n')[0]}`,
-          'Check --viewport and --device-scale-factor, then retry.',
-        );
+    throw setupFailed(err);
   }
 }
 
-/** A browser of the session's own: launched (or attached over --cdp-endpoint) for this session only. */
+/**
+ * A browser of the session's own: launched, connected to a browser server (--browser-endpoint), attached
+ * over CDP (--cdp-endpoint), or a persistent profile (--user-data-dir).
+ */
 export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHandle> {
   if (opts.cdpEndpoint) return attach(opts);
-  const browser = await launchChromium(opts);
+  if (opts.userDataDir) return persistent(opts);
+  const remote = Boolean(opts.browserEndpoint);
+  const browser = opts.browserEndpoint
+    ? await connectRemote(opts.browserEndpoint)
+    : await launchChromium(opts);
   try {
-    return await contextOn(browser, opts, () => browser.close());
+    return await contextOn(browser, opts, async (context) => {
+      // A remote server's browser stays up for its other clients: close our context, then the connection.
+      if (remote) await context.close().catch(() => {});
+      await browser.close();
+    });
   } catch (err) {
     // A browser we started and cannot use must not outlive the call (serve retries on every tool call).
     await browser.close().catch(() => {});
@@ -151,6 +217,52 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
   }
 }
 
+/** A persistent profile: Chromium runs on the user-data folder, with its logins and storage. */
+async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
+  if (opts.urlPolicy?.allowedOrigins || opts.urlPolicy?.blockedOrigins)
+    throw new BrowserError(
+      'LAUNCH_FAILED',
+      '--allowed-origins / --blocked-origins are not enforced on a persistent profile yet',
+      'Drop --user-data-dir (use --storage-state for logins), or the origin lists.',
+    );
+  const launch = launchArgs(opts);
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(opts.userDataDir as string, {
+      ...launch,
+      viewport: null,
+    });
+  } catch (err) {
+    throw launchFailed(`Chromium on the profile ${opts.userDataDir}`, err);
+  }
+  try {
+    let open = true;
+    context.on('close', () => {
+      open = false;
+    });
+    const metrics = ownMetrics(opts);
+    const driverFor = (page: Page) => driverWith(context, page, metrics);
+    const driver = await driverFor(context.pages()[0] ?? (await context.newPage()));
+    return {
+      browser: null,
+      context,
+      driver,
+      attached: false,
+      driverFor,
+      blocked: [],
+      isConnected: () => open,
+      close: () => context.close(),
+    };
+  } catch (err) {
+    await context.close().catch(() => {});
+    throw setupFailed(err);
+  }
+}
+
+/**
+ * Attaches to a running Chromium over CDP. Without `isolated` the user's own tabs are used (the one in
+ * front: the last visible and focused page, in headless every page counts as such) and never closed by us.
+ */
 async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
   const endpoint = opts.cdpEndpoint ?? '';
   let browser: Browser;
@@ -163,13 +275,13 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
       'Start Chromium with --remote-debugging-port=9222 and pass --cdp-endpoint http://127.0.0.1:9222',
     );
   }
+  const metrics = attachedMetrics(opts);
+  if (opts.isolated) {
+    // Our own context in the user's browser: closing it leaves their tabs as they were.
+    return contextOn(browser, opts, (context) => context.close(), metrics);
+  }
   const context = browser.contexts()[0] ?? (await browser.newContext());
-  const page: Page = context.pages()[0] ?? (await context.newPage());
-  const vp = opts.viewport ?? DEFAULT_VIEWPORT;
-  const metrics =
-    opts.deviceScaleFactor !== undefined || opts.viewport
-      ? { width: vp.width, height: vp.height, deviceScaleFactor: opts.deviceScaleFactor ?? 0 }
-      : null;
+  const page: Page = (await frontPage(context)) ?? (await context.newPage());
   const drivers: PageDriver[] = [];
   const driverFor = async (p: Page) => {
     const d = await driverWith(context, p, metrics);
@@ -186,8 +298,20 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
     attached: true,
     driverFor,
     blocked,
+    isConnected: () => browser.isConnected(),
     close: async () => {
       await Promise.all(drivers.map((d) => d.detach()));
     },
   };
+}
+
+/** The tab the user is looking at: visible and focused (the last such), else the last open one. */
+async function frontPage(context: BrowserContext): Promise<Page | undefined> {
+  const pages = context.pages();
+  const looks = await Promise.all(
+    pages.map((p) =>
+      p.evaluate(() => document.visibilityState === 'visible' && document.hasFocus()).catch(() => false),
+    ),
+  );
+  return pages.filter((_, i) => looks[i]).at(-1) ?? pages.at(-1);
 }

@@ -1,10 +1,17 @@
 import type { Browser } from 'playwright-core';
-import { type BrowserHandle, type BrowserOptions, contextOn, launchChromium } from './launch.js';
+import {
+  type BrowserHandle,
+  type BrowserOptions,
+  connectRemote,
+  contextOn,
+  launchChromium,
+} from './launch.js';
 
 /**
- * One Chromium for many sessions (the MCP sessions of an HTTP server): each session gets an isolated
- * context of its own (its own cookies, storage and tabs), and closing a session closes only its context.
- * A browser that went away is launched again for the next session that asks.
+ * One Chromium for many sessions (the MCP sessions of an HTTP server), launched here or reached on a
+ * browser server (--browser-endpoint): each session gets an isolated context of its own (its own cookies,
+ * storage and tabs), and closing a session closes only its context. A browser that went away is launched
+ * (or reached) again for the next session that asks.
  */
 export class SharedBrowser {
   private current: Browser | undefined;
@@ -14,7 +21,8 @@ export class SharedBrowser {
 
   private async browser(): Promise<Browser> {
     if (this.current?.isConnected()) return this.current;
-    this.launching ??= launchChromium(this.opts)
+    const { browserEndpoint } = this.opts;
+    this.launching ??= (browserEndpoint ? connectRemote(browserEndpoint) : launchChromium(this.opts))
       .then((b) => {
         this.current = b;
         return b;

@@ -33,7 +33,7 @@ export async function doctor(flags: BrowserFlags): Promise<number> {
         `frame: image ${c.image.width}×${c.image.height} px for a ${c.css.width}×${c.css.height} CSS viewport, devicePixelRatio ${c.devicePixelRatio}, ${(c.css.width / c.image.width).toFixed(4)} CSS px per image px`,
       );
       out.push(
-        `browser version: ${handle.browser.version()}${handle.attached ? ' (attached over CDP)' : ''}`,
+        `browser version: ${handle.browser?.version() ?? '(a persistent profile)'}${handle.attached ? ' (attached over CDP)' : ''}`,
       );
     } finally {
       await handle.close();

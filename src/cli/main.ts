@@ -14,6 +14,16 @@ function browserOptions(cmd: Command): Command {
   return cmd
     .option('--executable-path <path>', 'Chromium binary (default: CHROME_PATH, then /usr/bin/chromium)')
     .option('--cdp-endpoint <url>', 'attach to a running browser, e.g. http://127.0.0.1:9222')
+    .option(
+      '--browser-endpoint <ws>',
+      "use a browser server that speaks Playwright's protocol (playwright-core launchServer, a browser service)",
+    )
+    .option('--isolated', 'with --cdp-endpoint: a context of our own instead of the user’s tabs')
+    .option('--user-data-dir <dir>', 'run on a persistent profile (its logins and storage)')
+    .option(
+      '--storage-state <file>',
+      'start each context from a Playwright storage state file (cookies, storage)',
+    )
     .option('--device-scale-factor <n>', 'devicePixelRatio to run at, e.g. 2 or 1.65', parsePositive)
     .option('--viewport <WxH>', 'viewport in CSS px (default 1280x800)', parseViewport)
     .addOption(

@@ -38,6 +38,10 @@ export function parseList(v: string): string[] {
 export interface BrowserFlags {
   executablePath?: string;
   cdpEndpoint?: string;
+  browserEndpoint?: string;
+  isolated?: boolean;
+  userDataDir?: string;
+  storageState?: string;
   deviceScaleFactor?: number;
   viewport?: { width: number; height: number };
   headless?: boolean;
@@ -54,6 +58,10 @@ export function sessionOptions(f: BrowserFlags): SessionOptions {
   const o: SessionOptions = {};
   if (f.executablePath) o.executablePath = f.executablePath;
   if (f.cdpEndpoint) o.cdpEndpoint = f.cdpEndpoint;
+  if (f.browserEndpoint) o.browserEndpoint = f.browserEndpoint;
+  if (f.isolated) o.isolated = true;
+  if (f.userDataDir) o.userDataDir = f.userDataDir;
+  if (f.storageState) o.storageState = f.storageState;
   if (f.deviceScaleFactor !== undefined) o.deviceScaleFactor = f.deviceScaleFactor;
   if (f.viewport) o.viewport = f.viewport;
   if (f.headless !== undefined) o.headless = f.headless;

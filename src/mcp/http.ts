@@ -131,8 +131,11 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
   const idleMs = (http.sessionIdleS ?? DEFAULT_SESSION_IDLE_S) * 1000;
   const sessions = new Map<string, Entry>();
   const sharedSession = http.shared ? new TrueclickSession(options) : undefined;
+  // A user's browser over CDP, or a persistent profile, is one context: each session attaches on its own.
   const sharedBrowser =
-    !http.shared && !http.browserPerSession && !options.cdpEndpoint ? new SharedBrowser(options) : undefined;
+    !http.shared && !http.browserPerSession && !options.cdpEndpoint && !options.userDataDir
+      ? new SharedBrowser(options)
+      : undefined;
   const newSession = () =>
     sharedSession ??
     new TrueclickSession(
