@@ -3,11 +3,14 @@ import type { FrameGeometry } from '../geometry/index.js';
 import { ActionError } from './errors.js';
 import type { Mark } from './marks.js';
 
+/** What a frame keeps of its capture: the image went to the agent, and no check reads its pixels. */
+export type KeptCapture = Omit<Capture, 'base64'>;
+
 export interface FrameRecord {
   id: string;
   /** The tab it shows (TabSet id). */
   tab: number;
-  capture: Capture;
+  capture: KeptCapture;
   geometry: FrameGeometry;
   marks?: Mark[];
   /** A zoom frame: the frame it zoomed into. */
@@ -34,7 +37,8 @@ export class FrameStore {
       devicePixelRatio: capture.devicePixelRatio,
     };
     if (capture.origin) geometry.origin = capture.origin;
-    const rec: FrameRecord = { id, tab: opts.tab, capture, geometry };
+    const { base64: _sent, ...kept } = capture;
+    const rec: FrameRecord = { id, tab: opts.tab, capture: kept, geometry };
     if (opts.marks) rec.marks = opts.marks;
     if (opts.zoomOf) rec.zoomOf = opts.zoomOf;
     this.frames.set(id, rec);

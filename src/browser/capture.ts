@@ -158,7 +158,11 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
   const devicePerCss =
     doc?.contentWidth && metrics.cssContentSize.width ? doc.contentWidth / metrics.cssContentSize.width : 1;
   const frameSnaps: FrameSnapshot[] = frames.map((f) => ({ ...f, devicePerCss }));
-  const snapshot = new SnapshotIndex(snap, devicePerCss, frameSnaps);
+  const snapshot = new SnapshotIndex(snap, devicePerCss, frameSnaps, {
+    ...scroll,
+    width: innerW,
+    height: innerH,
+  });
   const capture: Capture = {
     base64: shot.data,
     mimeType: 'image/png',

@@ -1,46 +1,62 @@
 import type { Protocol } from 'devtools-protocol';
 import { type ElementFacts, IDENTITY_LISTS } from './element-facts.js';
 import { type IdentityKit, identityKit, type TreeView } from './identity.js';
+import {
+  type LayoutTable,
+  layoutTable,
+  type Packed,
+  pack,
+  packed,
+  pickLayout,
+  SNAPSHOT_STYLES,
+  STYLE_COUNT,
+  Strings,
+  sparse,
+} from './snapshot-tables.js';
+
+export { SNAPSHOT_STYLES } from './snapshot-tables.js';
 
 type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
 type DocumentSnapshot = Protocol.DOMSnapshot.DocumentSnapshot;
-
-/** Computed styles read with every snapshot, in this order. */
-export const SNAPSHOT_STYLES = [
-  'pointer-events',
-  'visibility',
-  'cursor',
-  'display',
-  'border-left-width',
-  'border-top-width',
-  'padding-left',
-  'padding-top',
-  'overflow-x',
-  'overflow-y',
-  'position',
-  'transform',
-] as const;
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
 
 export type Box = { x: number; y: number; width: number; height: number };
 
+/** Shadow tree modes, by code: 0 means not inside a shadow tree. */
+const MODES = ['', 'open', 'closed', 'user-agent'];
+const PSEUDO = 1;
+const HOST = 2;
+
 /**
  * One document of a DOM snapshot (the page, or one iframe's document) as a `TreeView` over node indexes,
- * so the identity kit reads it exactly as it reads the live page.
+ * so the identity kit reads it exactly as it reads the live page. It keeps the whole node tree (a fact reads
+ * ancestors, children and siblings) in typed arrays, and, once `keepLayout` has run, only the layout boxes
+ * the frame can point at: those in the part of the document it showed, and their ancestors'.
  */
 export class SnapshotDoc implements TreeView<number> {
   readonly kit: IdentityKit<number>;
-  private readonly parents: number[];
+  private readonly parents: Int32Array;
+  private readonly types: Uint8Array;
+  private readonly names: Int32Array;
+  private readonly values: Int32Array;
+  private readonly backend: Int32Array;
+  private readonly attrList: Packed;
   /** Flat-tree child nodes (elements and text), by node index. */
-  private readonly flatKids = new Map<number, number[]>();
+  private readonly flatKids: Packed;
+  /** MODES code of each node. */
+  private readonly modes: Uint8Array;
+  private readonly flags: Uint8Array;
+  private readonly contentDocs: Map<number, number>;
+  private readonly inputValues: Map<number, number>;
+  private readonly checked: Set<number>;
+  private readonly hasChecked: boolean;
+  private layout: LayoutTable;
+  /** The first layout box of each node that has one. */
+  private layoutOf: Map<number, number>;
+  readonly scroll: { x: number; y: number };
   private readonly kidCache = new Map<number, Array<number | string>>();
-  /** Shadow tree mode of each node inside one ('open', 'closed', 'user-agent'). */
-  private readonly mode = new Map<number, string>();
-  private readonly pseudo: Set<number>;
-  private readonly hosts = new Set<number>();
-  private readonly layoutOf = new Map<number, number>();
   private readonly attrCache = new Map<number, Record<string, string>>();
 
   /**
@@ -48,37 +64,104 @@ export class SnapshotDoc implements TreeView<number> {
    * DOMSnapshot reports bounds and scroll in device px (DOM.getNodeForLocation still takes CSS px).
    * @param frameId the frame this document belongs to ('' for the page itself).
    */
+  private readonly strings: string[];
+
   constructor(
-    private readonly strings: string[],
-    readonly doc: DocumentSnapshot,
+    allStrings: string[],
+    doc: DocumentSnapshot,
     private readonly devicePerCss: number,
     readonly frameId: string,
   ) {
     const n = doc.nodes;
-    this.parents = n.parentIndex ?? [];
-    this.pseudo = new Set(n.pseudoType?.index ?? []);
+    const count = n.parentIndex?.length ?? 0;
+    const strings = new Strings(allStrings);
+    this.parents = Int32Array.from(n.parentIndex ?? []);
+    this.types = Uint8Array.from(n.nodeType ?? []);
+    this.names = Int32Array.from(n.nodeName ?? [], (k) => strings.id(k));
+    // Only text is read (element text, labels): comments and other nodes' values are not kept.
+    this.values = Int32Array.from(n.nodeValue ?? [], (k, i) =>
+      this.types[i] === TEXT_NODE ? strings.id(k) : -1,
+    );
+    this.backend = Int32Array.from(n.backendNodeId ?? []);
+    const styleName = allStrings.indexOf('style');
+    // Inline styles say how an element looks, not which one it is, and nothing reads them.
+    this.attrList = pack(count, (i) => {
+      const a = n.attributes?.[i];
+      if (!a?.length) return undefined;
+      const out: number[] = [];
+      for (let k = 0; k + 1 < a.length; k += 2)
+        if (a[k] !== styleName) out.push(strings.id(a[k]), strings.id(a[k + 1]));
+      return out;
+    });
+    this.modes = new Uint8Array(count);
+    this.flags = new Uint8Array(count);
+    for (const i of n.pseudoType?.index ?? []) this.flags[i] = PSEUDO;
     const shadowIdx = n.shadowRootType?.index ?? [];
     for (let k = 0; k < shadowIdx.length; k++)
-      this.mode.set(shadowIdx[k] as number, this.str(n.shadowRootType?.value[k]));
-    for (let i = 0; i < this.parents.length; i++) {
+      this.modes[shadowIdx[k] as number] = Math.max(
+        0,
+        MODES.indexOf(allStrings[n.shadowRootType?.value[k] ?? -1] ?? ''),
+      );
+    const kids: number[][] = [];
+    for (let i = 0; i < count; i++) {
       const p = this.parents[i] ?? -1;
-      if (p < 0 || this.pseudo.has(i)) continue;
+      if (p < 0 || this.isPseudo(i)) continue;
       const t = this.nodeType(i);
-      if (this.mode.get(i) === 'open' && !this.mode.has(p)) this.hosts.add(p);
-      if (t === ELEMENT_NODE || t === TEXT_NODE) push(this.flatKids, p, i);
+      if (MODES[this.modes[i] as number] === 'open' && !this.modes[p])
+        this.flags[p] = (this.flags[p] ?? 0) | HOST;
+      if (t !== ELEMENT_NODE && t !== TEXT_NODE) continue;
+      const list = kids[p];
+      if (list) list.push(i);
+      else kids[p] = [i];
     }
-    const layoutNodes = doc.layout.nodeIndex;
-    for (let li = 0; li < layoutNodes.length; li++) {
-      const ni = layoutNodes[li] as number;
-      if (!this.layoutOf.has(ni)) this.layoutOf.set(ni, li);
-    }
+    this.flatKids = pack(count, (i) => kids[i]);
+    this.contentDocs = sparse(n.contentDocumentIndex);
+    this.inputValues = new Map([...sparse(n.inputValue)].map(([k, v]) => [k, strings.id(v)]));
+    this.checked = new Set(n.inputChecked?.index ?? []);
+    this.hasChecked = n.inputChecked !== undefined;
+    this.scroll = { x: (doc.scrollOffsetX ?? 0) / devicePerCss, y: (doc.scrollOffsetY ?? 0) / devicePerCss };
+    this.layout = layoutTable(doc.layout, strings);
+    this.strings = strings.list;
+    this.layoutOf = this.indexLayout();
     this.kit = identityKit<number>(this, IDENTITY_LISTS);
+  }
+
+  private indexLayout(): Map<number, number> {
+    const of = new Map<number, number>();
+    for (let li = this.layout.nodes.length - 1; li >= 0; li--) of.set(this.layout.nodes[li] as number, li);
+    return of;
+  }
+
+  /**
+   * Drops the layout boxes the frame cannot point at: those outside `region` (CSS px of this document),
+   * unless an element kept lies inside them (a scroll container's clip, a control around a label span).
+   */
+  keepLayout(region: Box): void {
+    const k = this.devicePerCss;
+    const view = { x: region.x * k, y: region.y * k, width: region.width * k, height: region.height * k };
+    const needed = new Uint8Array(this.parents.length);
+    const b = this.layout.bounds;
+    for (let li = 0; li < this.layout.nodes.length; li++) {
+      const box = {
+        x: b[li * 4] ?? 0,
+        y: b[li * 4 + 1] ?? 0,
+        width: b[li * 4 + 2] ?? 0,
+        height: b[li * 4 + 3] ?? 0,
+      };
+      if (!intersectsBox(box, view)) continue;
+      for (let n = this.layout.nodes[li] ?? -1; n >= 0 && !needed[n]; n = this.parents[n] ?? -1)
+        needed[n] = 1;
+    }
+    const rows: number[] = [];
+    for (let li = 0; li < this.layout.nodes.length; li++)
+      if (needed[this.layout.nodes[li] as number]) rows.push(li);
+    this.layout = pickLayout(this.layout, rows);
+    this.layoutOf = this.indexLayout();
   }
 
   /** Inside a closed or user-agent shadow tree: the page cannot see it, so neither does the kit. */
   private hidden(i: number): boolean {
-    const m = this.mode.get(i);
-    return m !== undefined && m !== 'open';
+    return (this.modes[i] ?? 0) > 1;
   }
 
   // TreeView (the flat tree, with closed and user-agent shadow trees stepped over) -------------------------
@@ -88,42 +171,42 @@ export class SnapshotDoc implements TreeView<number> {
     return p >= 0 && this.nodeType(p) === ELEMENT_NODE ? p : null;
   }
   inShadow(i: number): boolean {
-    return this.mode.has(i);
+    return (this.modes[i] ?? 0) > 0;
   }
   isHost(i: number): boolean {
-    return this.hosts.has(i);
+    return ((this.flags[i] ?? 0) & HOST) !== 0;
   }
   kids(i: number): Array<number | string> {
     const hit = this.kidCache.get(i);
     if (hit) return hit;
     const out: Array<number | string> = [];
-    const add = (list: number[]) => {
+    const add = (list: Int32Array) => {
       for (const k of list) {
         // A closed component's slotted light children are its children, as the page sees them.
         if (this.hidden(k)) {
-          if (this.nodeType(k) === ELEMENT_NODE) add(this.flatKids.get(k) ?? []);
-        } else if (this.nodeType(k) === TEXT_NODE) out.push(this.str(this.doc.nodes.nodeValue?.[k]));
+          if (this.nodeType(k) === ELEMENT_NODE) add(packed(this.flatKids, k));
+        } else if (this.nodeType(k) === TEXT_NODE) out.push(this.str(this.values[k]));
         else out.push(k);
       }
     };
-    add(this.flatKids.get(i) ?? []);
+    add(packed(this.flatKids, i));
     this.kidCache.set(i, out);
     return out;
   }
   tag(i: number): string {
-    return this.str(this.doc.nodes.nodeName?.[i]).toUpperCase();
+    return this.str(this.names[i]).toUpperCase();
   }
   attrs(i: number): Record<string, string> {
     const hit = this.attrCache.get(i);
     if (hit) return hit;
-    const flat = this.doc.nodes.attributes?.[i] ?? [];
+    const flat = packed(this.attrList, i);
     const out: Record<string, string> = {};
     for (let k = 0; k + 1 < flat.length; k += 2) out[this.str(flat[k]).toLowerCase()] = this.str(flat[k + 1]);
     this.attrCache.set(i, out);
     return out;
   }
   isPseudo(i: number): boolean {
-    return this.pseudo.has(i);
+    return ((this.flags[i] ?? 0) & PSEUDO) !== 0;
   }
 
   // Reads for the index ------------------------------------------------------------------------------------
@@ -131,58 +214,58 @@ export class SnapshotDoc implements TreeView<number> {
     return i === undefined || i < 0 ? '' : (this.strings[i] ?? '');
   }
   nodeType(i: number): number {
-    return this.doc.nodes.nodeType?.[i] ?? 0;
+    return this.types[i] ?? 0;
   }
   get nodeCount(): number {
     return this.parents.length;
   }
   get layoutCount(): number {
-    return this.doc.layout.nodeIndex.length;
+    return this.layout.nodes.length;
   }
   layoutNode(li: number): number {
-    return this.doc.layout.nodeIndex[li] ?? -1;
+    return this.layout.nodes[li] ?? -1;
   }
   paintOrder(li: number): number {
-    return this.doc.layout.paintOrders?.[li] ?? 0;
+    return this.layout.paint[li] ?? 0;
   }
   style(li: number, name: (typeof SNAPSHOT_STYLES)[number]): string {
-    return this.str(this.doc.layout.styles[li]?.[SNAPSHOT_STYLES.indexOf(name)]);
+    return this.str(this.layout.styles[li * STYLE_COUNT + SNAPSHOT_STYLES.indexOf(name)]);
+  }
+  private layoutIndexOf(ni: number): number | undefined {
+    return this.layoutOf.get(ni);
   }
   styleOfNode(ni: number, name: (typeof SNAPSHOT_STYLES)[number]): string {
-    const li = this.layoutOf.get(ni);
+    const li = this.layoutIndexOf(ni);
     return li === undefined ? '' : this.style(li, name);
-  }
-  get scroll(): { x: number; y: number } {
-    return {
-      x: (this.doc.scrollOffsetX ?? 0) / this.devicePerCss,
-      y: (this.doc.scrollOffsetY ?? 0) / this.devicePerCss,
-    };
   }
   /** Layout box of a layout node, in CSS px of this document. */
   box(li: number): Box {
-    const [x = 0, y = 0, width = 0, height = 0] = this.doc.layout.bounds[li] ?? [];
+    const b = this.layout.bounds;
     const k = this.devicePerCss;
-    return { x: x / k, y: y / k, width: width / k, height: height / k };
+    const at = (j: number) => (b[li * 4 + j] ?? 0) / k;
+    return { x: at(0), y: at(1), width: at(2), height: at(3) };
   }
   boundsOf(ni: number): Box | undefined {
-    const li = this.layoutOf.get(ni);
+    const li = this.layoutIndexOf(ni);
     return li === undefined ? undefined : this.box(li);
   }
   /** Untransformed width and height (offsetWidth/Height), CSS px; undefined for text boxes. */
   offsetSizeOf(ni: number): { width: number; height: number } | undefined {
-    const li = this.layoutOf.get(ni);
-    const r = li === undefined ? undefined : this.doc.layout.offsetRects?.[li];
-    if (!r || r.length < 4) return undefined;
+    const li = this.layoutIndexOf(ni);
+    if (li === undefined) return undefined;
     // Unlike bounds, offset and client rects come in CSS px whatever the scale factor (seen at a real DSF 2).
-    return { width: r[2] ?? 0, height: r[3] ?? 0 };
+    const width = this.layout.offset[li * 2] ?? Number.NaN;
+    const height = this.layout.offset[li * 2 + 1] ?? Number.NaN;
+    return Number.isNaN(width) ? undefined : { width, height };
   }
   /** The box inside borders and scrollbars (clientLeft/Top/Width/Height), in CSS px of this document. */
   clientBoxOf(ni: number): Box | undefined {
-    const li = this.layoutOf.get(ni);
-    const b = li === undefined ? undefined : this.box(li);
-    const r = li === undefined ? undefined : this.doc.layout.clientRects?.[li];
-    if (!b || !r || r.length < 4) return undefined;
-    const [cl = 0, ct = 0, cw = 0, ch = 0] = r;
+    const li = this.layoutIndexOf(ni);
+    if (li === undefined) return undefined;
+    const c = this.layout.client.subarray(li * 4, li * 4 + 4);
+    if (Number.isNaN(c[0])) return undefined;
+    const b = this.box(li);
+    const [cl = 0, ct = 0, cw = 0, ch = 0] = c;
     return { x: b.x + cl, y: b.y + ct, width: cw, height: ch };
   }
   px(ni: number, name: (typeof SNAPSHOT_STYLES)[number]): number {
@@ -190,16 +273,13 @@ export class SnapshotDoc implements TreeView<number> {
   }
   /** The document index an iframe element shows (same-process frames only). */
   contentDocument(ni: number): number | undefined {
-    const c = this.doc.nodes.contentDocumentIndex;
-    if (!c) return undefined;
-    const k = c.index.indexOf(ni);
-    return k < 0 ? undefined : c.value[k];
+    return this.contentDocs.get(ni);
   }
   backendId(ni: number): number {
-    return this.doc.nodes.backendNodeId?.[ni] ?? -1;
+    return this.backend[ni] ?? -1;
   }
   indexOfBackendId(id: number): number {
-    return (this.doc.nodes.backendNodeId ?? []).indexOf(id);
+    return this.backend.indexOf(id);
   }
   private docElement: number | undefined;
   documentElement(): number {
@@ -213,12 +293,6 @@ export class SnapshotDoc implements TreeView<number> {
       }
     }
     return this.docElement;
-  }
-
-  private rare(data: Protocol.DOMSnapshot.RareStringData | undefined, i: number): string | undefined {
-    if (!data) return undefined;
-    const k = data.index.indexOf(i);
-    return k < 0 ? undefined : this.str(data.value[k]);
   }
 
   private labelFor: Map<string, number> | undefined;
@@ -243,10 +317,9 @@ export class SnapshotDoc implements TreeView<number> {
     const { actionable, ...shared } = this.kit.fingerprint(ni);
     const facts: ElementFacts = { backendNodeId: this.backendId(ni), ...shared };
     if (this.frameId) facts.frame = this.frameId;
-    const value = this.rare(this.doc.nodes.inputValue, ni);
-    if (value !== undefined) facts.value = value;
-    if (this.doc.nodes.inputChecked && facts.tag === 'INPUT')
-      facts.checked = this.doc.nodes.inputChecked.index.includes(ni);
+    const value = this.inputValues.get(ni);
+    if (value !== undefined) facts.value = this.str(value);
+    if (this.hasChecked && facts.tag === 'INPUT') facts.checked = this.checked.has(ni);
     const label = this.labelText(ni, this.attrs(ni));
     if (label) facts.labelText = label;
     if (actionable) {
@@ -261,10 +334,8 @@ export class SnapshotDoc implements TreeView<number> {
   }
 }
 
-function push<K, V>(m: Map<K, V[]>, k: K, v: V) {
-  const list = m.get(k);
-  if (list) list.push(v);
-  else m.set(k, [v]);
+function intersectsBox(a: Box, b: Box): boolean {
+  return a.x + a.width > b.x && a.y + a.height > b.y && a.x < b.x + b.width && a.y < b.y + b.height;
 }
 
 export type { Snapshot };

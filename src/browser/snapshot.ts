@@ -48,7 +48,11 @@ export class SnapshotIndex {
   /** iframe element (doc, node index) → the placement of the document it shows. */
   private readonly childOf = new Map<SnapshotDoc, Map<number, Placement>>();
 
-  constructor(snapshot: Snapshot, devicePerCss = 1, frames: FrameSnapshot[] = []) {
+  /**
+   * @param view the part of the page the frame shows (page CSS px): only layout boxes there (and their
+   * ancestors') are kept, so a frame of a long page costs what its viewport holds. Unset: all are kept.
+   */
+  constructor(snapshot: Snapshot, devicePerCss = 1, frames: FrameSnapshot[] = [], view?: Box) {
     const docs = snapshot.documents.map(
       (d, i) =>
         new SnapshotDoc(
@@ -88,7 +92,7 @@ export class SnapshotIndex {
             ? docs[childIndex]
             : extra.find((e) => d === main && e.f.ownerBackendNodeId === d.backendId(ni))?.doc;
         const b = d.boundsOf(ni);
-        if (!child || !b || !child.doc.layout) continue;
+        if (!child || !b || child.layoutCount === 0) continue;
         const cx = b.x + d.px(ni, 'border-left-width') + d.px(ni, 'padding-left');
         const cy = b.y + d.px(ni, 'border-top-width') + d.px(ni, 'padding-top');
         const s = child.scroll;
@@ -107,10 +111,20 @@ export class SnapshotIndex {
         queue.push(p);
       }
     }
+    if (!view) return;
+    for (const p of this.placements) {
+      const seen = clipTo(view, p.clip);
+      p.doc.keepLayout({ ...seen, x: seen.x - p.offset.x, y: seen.y - p.offset.y });
+    }
   }
 
   private get main(): Placement | undefined {
     return this.placements[0];
+  }
+
+  /** Layout boxes this index keeps, over all its documents (what a kept frame costs grows with it). */
+  get layoutKept(): number {
+    return this.placements.reduce((n, p) => n + p.doc.layoutCount, 0);
   }
 
   get scroll(): { x: number; y: number } {

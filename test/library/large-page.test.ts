@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { TrueclickSession } from '../../src/index.js';
+
+// A frame keeps what its checks need (the part of the page it showed, and the tree above it), not the whole
+// DOM snapshot: on a 50 000-element page a kept frame cost about 68 MB and a screenshot about 2 s.
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+/** JS heap and the memory behind typed arrays (a frame's compact index lives in those). */
+const heapMB = () => {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.external) / 1e6;
+};
+
+let srv: FixtureServer;
+let session: TrueclickSession;
+before(async () => {
+  srv = await startFixtureServer();
+  session = new TrueclickSession({ deviceScaleFactor: 1 });
+});
+after(async () => {
+  await session?.close();
+  await srv?.close();
+});
+
+describe('a page of about 56 000 elements', () => {
+  test('a kept frame holds the part of the page it showed: at most 5 MB each, given back when frames rotate out', async (t) => {
+    await session.navigate(srv.url('/many', { n: '25000', run: 'big' }));
+    const elements = await (await session.driver()).page.evaluate(
+      () => document.querySelectorAll('*').length,
+    );
+    assert.ok(elements > 50_000, `the page has ${elements} elements`);
+    await session.screenshot();
+    const before = heapMB();
+    const shots = 10;
+    for (let i = 0; i < shots; i++) await session.screenshot();
+    const perFrame = (heapMB() - before) / shots;
+    assert.ok(perFrame <= 5, `each kept frame costs ${perFrame.toFixed(1)} MB`);
+    t.diagnostic(`${perFrame.toFixed(2)} MB per kept frame`);
+    const kept = (await session.screenshot()).frame.capture.snapshot.layoutKept;
+    assert.ok(kept < 5_000, `the frame keeps ${kept} layout boxes of a page of ${elements} elements`);
+    // 30 frames of a small page push every large one out: their memory is given back.
+    await session.navigate(srv.url('/approve', { run: 'small' }));
+    for (let i = 0; i < 31; i++) await session.screenshot();
+    const rotated = heapMB();
+    assert.ok(
+      rotated < before + 10,
+      `after the frames rotated out the heap is ${rotated.toFixed(0)} MB (was ${before.toFixed(0)})`,
+    );
+  });
+
+  test('far down the page, a click read off the frame lands and the guard still sees what the point held', async () => {
+    await session.navigate(srv.url('/many', { n: '25000', run: 'far' }));
+    const page = (await session.driver()).page;
+    // Control 24 000 sits in cell (0, 1200): 40 + 1200 × 30 = 36 040 px down the grid.
+    await page.evaluate(() => window.scrollTo(0, 36_000 - 300));
+    const shot = await session.screenshot();
+    const box = await page.locator('#ctl-24000').boundingBox();
+    assert.ok(box);
+    const k = shot.frame.geometry.image.width / shot.frame.geometry.css.width;
+    const at = { x: (box.x + box.width / 2) * k, y: (box.y + box.height / 2) * k };
+    const r = await session.click({ frame: shot.frame.id, ...at, expect: { text: 'B24000' } });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal((await srv.waitForHits(1, { run: 'far', type: 'click' }))[0]?.id, 'ctl-24000');
+    // What the point held at capture is read from the compact index.
+    const report = await session.point({ frame: shot.frame.id, ...at });
+    assert.match(JSON.stringify(report.hitAtCapture), /B24000/);
+  });
+});
