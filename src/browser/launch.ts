@@ -282,6 +282,9 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
   }
   const context = browser.contexts()[0] ?? (await browser.newContext());
   const page: Page = (await frontPage(context)) ?? (await context.newPage());
+  // A tab in the background does not paint, and its screenshot waits for a frame that never comes (seen
+  // when another client's context had the front): the tab we act on is the one in front.
+  await page.bringToFront().catch(() => {});
   const drivers: PageDriver[] = [];
   const driverFor = async (p: Page) => {
     const d = await driverWith(context, p, metrics);
