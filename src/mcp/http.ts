@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type SessionOptions, TrueclickSession } from '../actions/session.js';
 import { SharedBrowser } from '../browser/shared-browser.js';
+import { giveBackMemorySoon } from './give-back.js';
 import { createMcpServer } from './server.js';
 
 export interface HttpOptions {
@@ -130,6 +131,8 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
   const maxSessions = http.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = (http.sessionIdleS ?? DEFAULT_SESSION_IDLE_S) * 1000;
   const sessions = new Map<string, Entry>();
+  /** Sessions being set up (their initialize under way), counted against the cap with the open ones. */
+  const starting = new Set<StreamableHTTPServerTransport>();
   const sharedSession = http.shared ? new TrueclickSession(options) : undefined;
   // A user's browser over CDP, or a persistent profile, is one context: each session attaches on its own.
   const sharedBrowser =
@@ -169,28 +172,41 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
           `Session ${id.slice(0, 64)} is not open (it ended or expired): initialize again`,
         );
       if (!isInitializeRequest(body)) return deny(res, 400, 'No valid session: send initialize first');
-      if (sessions.size >= maxSessions)
+      // Sessions still being set up count too: a burst of initialize requests must not slip past the cap.
+      if (sessions.size + starting.size >= maxSessions)
         return deny(
           res,
           503,
-          `${sessions.size} sessions are open, the most this server takes (--max-sessions ${maxSessions}): close one (DELETE /mcp with its mcp-session-id) or wait`,
+          `${sessions.size + starting.size} sessions are open, the most this server takes (--max-sessions ${maxSessions}): close one (DELETE /mcp with its mcp-session-id) or wait`,
         );
-      const session = newSession();
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => {
-          sessions.set(sid, { transport, session, lastSeen: Date.now(), busy: 0 });
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-        if (session !== sharedSession) void session.close();
-      };
-      await createMcpServer(session).connect(transport);
-      return transport.handleRequest(req, res, body);
+      return startSession(req, res, body);
     }
     if (!existing) return deny(res, 404, 'Unknown or missing mcp-session-id: initialize first');
     return existing.transport.handleRequest(req, res);
+  };
+
+  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const session = newSession();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => {
+        starting.delete(transport);
+        sessions.set(sid, { transport, session, lastSeen: Date.now(), busy: 0 });
+      },
+    });
+    starting.add(transport);
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (session !== sharedSession) void session.close().finally(() => giveBackMemorySoon());
+    };
+    try {
+      await createMcpServer(session).connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      starting.delete(transport);
+      // An initialize that did not open a session (a bad one) must not leave its session behind.
+      if (!transport.sessionId && session !== sharedSession) await session.close();
+    }
   };
 
   const server = createServer(async (req, res) => {

@@ -72,6 +72,15 @@ async function rawPost(endpoint: string, body: string, headers: Record<string, s
   };
 }
 
+async function rawPostFull(endpoint: string, body: string) {
+  const r = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body,
+  });
+  return { status: r.status, session: r.headers.get('mcp-session-id'), text: await r.text() };
+}
+
 describe('sessions over streamable HTTP', () => {
   let server: HttpServerHandle;
   before(async () => {
@@ -148,6 +157,37 @@ describe('sessions over streamable HTTP', () => {
       assert.ok((await c.listTools()).tools.length > 0);
     } finally {
       await end(c);
+    }
+  });
+
+  test('a flood of initialize requests past --max-sessions: the cap holds, the rest get 503, the open session serves on', async () => {
+    const a = await connect(server.endpoint);
+    try {
+      await call(a, 'browser_navigate', { url: srv.url('/approve', { run: 'flood' }) });
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'flood', version: '0' },
+        },
+      });
+      // All at once: the cap must count sessions still being set up, not only those already registered.
+      const flood = await Promise.all(Array.from({ length: 20 }, () => rawPostFull(server.endpoint, init)));
+      const ok = flood.filter((r) => r.status === 200);
+      assert.equal(ok.length, 1, `statuses: ${flood.map((r) => r.status).join(' ')}`);
+      assert.ok(flood.every((r) => r.status === 200 || r.status === 503));
+      const refused = flood.find((r) => r.status === 503);
+      assert.match(refused?.text ?? '', /--max-sessions 2/);
+      const shot = await call(a, 'browser_screenshot');
+      assert.ok(!shot.isError, JSON.stringify(shot).slice(0, 300));
+      assert.match(sc<{ frame: { url: string } }>(shot).frame.url, /run=flood/);
+      for (const r of ok)
+        await fetch(server.endpoint, { method: 'DELETE', headers: { 'mcp-session-id': r.session ?? '' } });
+    } finally {
+      await end(a);
     }
   });
 

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { TOOLS } from '../../src/mcp/tools/index.js';
-import { type HttpServerHandle, startHttpServer } from '../helpers/mcp-client.js';
+import { CLI, type HttpServerHandle, startHttpServer } from '../helpers/mcp-client.js';
 
 // The streamable HTTP transport: loopback by default, Host/Origin checked, bearer token enforced.
 let srv: FixtureServer;
@@ -43,6 +44,17 @@ async function post(headers: Record<string, string>) {
 describe('streamable HTTP', () => {
   test('binds 127.0.0.1', () => {
     assert.match(endpoint, /^http:\/\/127\.0\.0\.1:/);
+  });
+
+  test('binding beyond loopback without a token is refused before anything listens', () => {
+    const r = spawnSync(process.execPath, [CLI, 'serve', '--http', '0', '--host', '0.0.0.0'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, TRUECLICK_TOKEN: '' },
+    });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /Binding 0\.0\.0\.0 exposes the browser beyond this machine: pass --token/);
+    assert.doesNotMatch(r.stderr, /streamable HTTP at/);
   });
 
   test('refuses a missing or wrong bearer token, a foreign Host and a foreign Origin', async () => {

@@ -1,0 +1,284 @@
+/**
+ * Many agents at once on one `trueclick serve --http`: each MCP session screenshots its own page and clicks
+ * its Approve button, over and over. What counts is what the pages recorded (each click a hit posted by
+ * the page, labelled with the page's own run), not what trueclick answered. Shared by `npm run load` and
+ * test/mcp/load.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type BrowserServer, chromium } from 'playwright-core';
+import type { FixtureServer } from '../fixtures/server.js';
+import { findChromium } from '../src/browser/chromium-path.js';
+import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { processTree } from './procs.js';
+import { type Summary, summarize } from './stats.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** #approve's centre on /approve, CSS px of the 1280×800 viewport (fixtures/server.ts). */
+const APPROVE = { x: 1102, y: 636 };
+
+export interface LoadOptions {
+  sessions: number;
+  cycles: number;
+  /** Drive a browser server reached over Playwright's protocol (a stand-in for a browser service). */
+  remote?: boolean;
+  /** The same load this many times in a row on the one server (a leak grows round by round). */
+  rounds?: number;
+  /** How long the server may sit idle after the last round before "after" is read (ms, default 3000); the same wait comes before "before". */
+  idleMs?: number;
+  /** Called after each finished cycle (a progress bar). */
+  onCycle?: () => void;
+}
+
+export interface LoadResult {
+  engine: 'local' | 'remote';
+  sessions: number;
+  cycles: number;
+  rounds: number;
+  /** Tool calls sent, and those that came back with an error (or never came back). */
+  calls: number;
+  failedCalls: number;
+  /** Clicks trueclick reported OK. */
+  clicksOk: number;
+  /** Clicks the pages recorded, and recorded by a page of another session. */
+  recorded: number;
+  lost: number;
+  mixups: number;
+  /** Screenshots that showed another session's page. */
+  wrongFrames: number;
+  cycleMs: Summary;
+  screenshotMs: Summary;
+  clickMs: Summary;
+  /** Resident memory of the trueclick server process (MB): before the sessions, at the peak, after they closed. */
+  serverRssMB: { before: number; peak: number; after: number };
+  /** Server RSS (MB) after each round, once its sessions closed. */
+  serverRssByRound: number[];
+  /** Resident memory of the browser processes the server started (MB), 0 for a remote engine. */
+  browserRssMB: { before: number; peak: number; after: number };
+  seconds: number;
+}
+
+function rssMB(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      kb += Number(m?.[1] ?? 0);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return kb / 1024;
+}
+
+interface Server {
+  endpoint: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(args: string[]): Promise<Server> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  let endpoint = '';
+  for (let i = 0; i < 200 && !endpoint && child.exitCode === null; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    endpoint = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err)?.[1] ?? '';
+  }
+  if (!endpoint) {
+    child.kill();
+    throw new Error(`trueclick serve --http did not start: ${err}`);
+  }
+  return {
+    endpoint,
+    pid: child.pid ?? 0,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+type Call = (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+
+async function open(endpoint: string): Promise<{ call: Call; end(): Promise<void> }> {
+  const client = new Client({ name: 'trueclick-load', version: '0' });
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint));
+  await client.connect(transport);
+  return {
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult,
+    end: async () => {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
+  };
+}
+
+interface Frame {
+  id: string;
+  url?: string;
+  image: { width: number; height: number };
+  css: { width: number; height: number };
+}
+
+interface AgentTally {
+  failed: number;
+  ok: number;
+  wrongFrames: number;
+  cycle: number[];
+  screenshot: number[];
+  click: number[];
+}
+
+/** One agent: its own page, then `cycles` of screenshot + guarded click on Approve. */
+async function agent(endpoint: string, run: string, url: string, o: LoadOptions): Promise<AgentTally> {
+  const t: AgentTally = { failed: 0, ok: 0, wrongFrames: 0, cycle: [], screenshot: [], click: [] };
+  const s = await open(endpoint);
+  try {
+    const nav = await s.call('browser_navigate', { url });
+    if (nav.isError) throw new Error(`navigate failed: ${JSON.stringify(nav.content).slice(0, 300)}`);
+    for (let i = 0; i < o.cycles; i++) {
+      const t0 = performance.now();
+      const shot = await s.call('browser_screenshot').catch(() => null);
+      const t1 = performance.now();
+      const frame = (shot?.structuredContent as { frame?: Frame } | undefined)?.frame;
+      if (!shot || shot.isError || !frame) {
+        t.failed++;
+        continue;
+      }
+      if (!frame.url?.includes(`run=${run}`)) t.wrongFrames++;
+      const k = { x: frame.image.width / frame.css.width, y: frame.image.height / frame.css.height };
+      const click = await s
+        .call('browser_click', { frame: frame.id, x: APPROVE.x * k.x, y: APPROVE.y * k.y })
+        .catch(() => null);
+      const t2 = performance.now();
+      if (!click || click.isError) t.failed++;
+      else if ((click.structuredContent as { verdict?: string } | undefined)?.verdict === 'OK') t.ok++;
+      t.screenshot.push(t1 - t0);
+      t.click.push(t2 - t1);
+      t.cycle.push(t2 - t0);
+      o.onCycle?.();
+    }
+  } finally {
+    await s.end();
+  }
+  return t;
+}
+
+/** Polls until f() holds or the time is up. */
+async function settle(f: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !f() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+}
+
+export async function runLoad(pages: FixtureServer, o: LoadOptions): Promise<LoadResult> {
+  const started = Date.now();
+  let engine: BrowserServer | undefined;
+  const args = ['--max-sessions', String(o.sessions + 1)];
+  if (o.remote) {
+    engine = await chromium.launchServer({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    args.push('--browser-endpoint', engine.wsEndpoint());
+  }
+  const server = await startServer(args);
+  const browsers = () =>
+    processTree(server.pid)
+      .map((p) => p.pid)
+      .filter((pid) => pid !== server.pid);
+  try {
+    // A warm-up round as wide as the load (the shared browser starts, the code is compiled, the allocator
+    // reaches the size that many sessions need): "before" is read after it, so "after" shows what stays.
+    const tag = `load-${process.pid}-${Date.now().toString(36)}`;
+    await Promise.all(
+      Array.from({ length: o.sessions }, (_, i) =>
+        agent(server.endpoint, `${tag}-warm-${i}`, pages.url('/approve', { run: `${tag}-warm-${i}` }), {
+          ...o,
+          cycles: Math.min(25, o.cycles),
+          onCycle: () => {},
+        }),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, o.idleMs ?? 3000));
+    const before = { server: rssMB([server.pid]), browser: rssMB(browsers()) };
+    let peak = { ...before };
+    const sampler = setInterval(() => {
+      peak = {
+        server: Math.max(peak.server, rssMB([server.pid])),
+        browser: Math.max(peak.browser, rssMB(browsers())),
+      };
+    }, 250);
+    const runs: string[] = [];
+    const tallies: AgentTally[] = [];
+    const byRound: number[] = [];
+    for (let round = 0; round < (o.rounds ?? 1); round++) {
+      const these = Array.from({ length: o.sessions }, (_, i) => `${tag}-r${round}-${i}`);
+      runs.push(...these);
+      tallies.push(
+        ...(await Promise.all(
+          these.map((run) => agent(server.endpoint, run, pages.url('/approve', { run }), o)),
+        )),
+      );
+      byRound.push(rssMB([server.pid]));
+    }
+    clearInterval(sampler);
+    const expected = runs.length * o.cycles;
+    const own = (run: string) => pages.hits({ run, type: 'click' }).length;
+    // A hit is posted by the page a moment after its click: wait for the last ones.
+    const okClicks = tallies.reduce((n, t) => n + t.ok, 0);
+    await settle(() => runs.reduce((n, r) => n + own(r), 0) >= okClicks, 5000);
+    const perRun = runs.map(own);
+    const recorded = perRun.reduce((a, b) => a + b, 0);
+    // A page that recorded more clicks than its session made got another session's.
+    const mixups = perRun.reduce((n, c, i) => n + Math.max(0, c - (tallies[i]?.ok ?? 0)), 0);
+    // Sessions closed: give the contexts a moment to go.
+    await new Promise((r) => setTimeout(r, o.idleMs ?? 3000));
+    const after = { server: rssMB([server.pid]), browser: rssMB(browsers()) };
+    const all = (k: 'cycle' | 'screenshot' | 'click') => tallies.flatMap((t) => t[k]);
+    return {
+      engine: o.remote ? 'remote' : 'local',
+      sessions: o.sessions,
+      cycles: o.cycles,
+      calls: 2 * expected,
+      failedCalls: tallies.reduce((n, t) => n + t.failed, 0),
+      clicksOk: okClicks,
+      rounds: o.rounds ?? 1,
+      recorded,
+      lost: expected - recorded,
+      mixups,
+      wrongFrames: tallies.reduce((n, t) => n + t.wrongFrames, 0),
+      cycleMs: summarize(all('cycle')),
+      screenshotMs: summarize(all('screenshot')),
+      clickMs: summarize(all('click')),
+      serverRssMB: { before: before.server, peak: peak.server, after: after.server },
+      serverRssByRound: byRound,
+      browserRssMB: { before: before.browser, peak: peak.browser, after: after.browser },
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    await server.stop();
+    await engine?.close();
+  }
+}
+
+export function loadReport(r: LoadResult): string {
+  const mb = (m: { before: number; peak: number; after: number }) =>
+    `${m.before.toFixed(0)} → peak ${m.peak.toFixed(0)} → ${m.after.toFixed(0)} MB (after/before ${(m.after / m.before).toFixed(2)})`;
+  const ms = (s: Summary) => `p50 ${s.median.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms`;
+  return [
+    `${r.engine} engine: ${r.sessions} sessions × ${r.cycles} cycles (screenshot + guarded click)${r.rounds > 1 ? ` × ${r.rounds} rounds` : ''}, ${r.seconds.toFixed(0)} s`,
+    `  clicks: ${r.clicksOk} OK of ${r.sessions * r.cycles * r.rounds}; recorded by the pages ${r.recorded}; lost ${r.lost}; cross-session ${r.mixups}; frames of another session's page ${r.wrongFrames}; failed calls ${r.failedCalls} of ${r.calls}`,
+    `  cycle ${ms(r.cycleMs)}; screenshot ${ms(r.screenshotMs)}; click ${ms(r.clickMs)}`,
+    `  server RSS ${mb(r.serverRssMB)}${r.rounds > 1 ? `; after each round ${r.serverRssByRound.map((x) => x.toFixed(0)).join(', ')} MB` : ''}`,
+    r.engine === 'local' ? `  browser RSS ${mb(r.browserRssMB)}` : '  browser: remote (not counted)',
+  ].join('\n');
+}
