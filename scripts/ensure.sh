@@ -26,3 +26,13 @@ fi
 
 # The build is also the type-check: a type error stops `npm start` and `npm test` here.
 ./node_modules/.bin/tsc -p tsconfig.json
+
+# `npm test` only: the MCP conformance suite and the Node 22 it needs, in a folder of their own (see
+# test-tools/conformance/package.json for why not in our node_modules).
+if [ "$1" = "test" ]; then
+  c=test-tools/conformance
+  if [ ! -f $c/node_modules/.package-lock.json ] || [ $c/package-lock.json -nt $c/node_modules/.package-lock.json ]; then
+    echo "trueclick: installing the MCP conformance suite (npm ci in $c)"
+    (cd $c && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
