@@ -51,6 +51,25 @@ describe('MCP Inspector CLI', () => {
     assert.ok(names.includes('browser_click') && names.includes('browser_screenshot'), names.join(','));
   });
 
+  test('lists the tools over HTTP, and screenshots over stdio', async () => {
+    const listed = await inspector([endpoint, '--transport', 'http', '--method', 'tools/list']);
+    const names = (listed.tools as Array<{ name: string }>).map((t) => t.name);
+    assert.ok(names.includes('browser_click') && names.includes('browser_act'), names.join(','));
+    // Over stdio each Inspector call starts a server of its own: one call, one screenshot of a blank tab.
+    const shot = await inspector([
+      'node',
+      CLI,
+      'serve',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'browser_screenshot',
+    ]);
+    const frame = (shot.structuredContent as { frame: { id: string; image: { width: number } } }).frame;
+    assert.equal(frame.id, 'f1');
+    assert.ok(frame.image.width > 0);
+  });
+
   test('clicks the checkbox fixture by frame at devicePixelRatio 1.65 (2327 px viewport) over HTTP', async () => {
     const http = [endpoint, '--transport', 'http'];
     await inspector([
