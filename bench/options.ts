@@ -1,6 +1,16 @@
 /** Command-line flags of `npm run bench` (node dist/bench/run.js). */
 
-export const SECTIONS = ['capture', 'click', 'marks', 'exposure', 'race', 'stale', 'realweb'] as const;
+export const SECTIONS = [
+  'capture',
+  'click',
+  'marks',
+  'exposure',
+  'race',
+  'stale',
+  'realweb',
+  'sessions',
+  'pagesize',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {

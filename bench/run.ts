@@ -20,6 +20,7 @@ import { cleanupAll, onCleanup } from './procs.js';
 import { measureRace } from './race.js';
 import { measureRealweb } from './realweb.js';
 import { emptySection, merge, type Section } from './results.js';
+import { measurePageSize, measureSessions } from './scale.js';
 import { measureStale } from './stale.js';
 import { markdownReport, missed, renderText, tables } from './table.js';
 
@@ -57,6 +58,8 @@ async function main(): Promise<number> {
     ['race', () => measureRace(ctx)],
     ['stale', () => measureStale(ctx)],
     ['realweb', () => measureRealweb(ctx)],
+    ['sessions', () => measureSessions(ctx)],
+    ['pagesize', () => measurePageSize(ctx)],
   ];
   const failed: string[] = [];
   for (const [name, step] of steps) {

@@ -27,7 +27,7 @@ function speedTable(s: Section): Table {
     if (m.key === `click.${m.page}.trueclick`)
       return s.checks.filter((c) => c.key.startsWith(`click.${m.page}.vs-`));
     if (m.key === 'marks./many.marks') return s.checks.filter((c) => c.key === 'marks.extra');
-    return [];
+    return s.checks.filter((c) => c.key.startsWith(`${m.key}:`));
   };
   for (const m of s.measures) {
     let ratio = '';
@@ -39,6 +39,8 @@ function speedTable(s: Section): Table {
       const t = tcClick(m);
       if (t) ratio = `${fmtRatio(m.summary.median / t.summary.median)} trueclick`;
     }
+    // Sections without a baseline of their own say their figures in the note (p99, memory, counts).
+    if (!ratio && m.note && !m.key.startsWith('capture.')) ratio = m.note;
     const checks = checksFor(m);
     const firstCheck = checks[0];
     rows.push([

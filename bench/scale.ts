@@ -1,0 +1,133 @@
+/**
+ * How cost grows (issue 9): a screenshot + guarded click cycle and resident memory per session at 1, 4, 8
+ * and 16 concurrent MCP sessions over HTTP; the screenshot on pages of about 1k, 10k and 50k elements against
+ * a bare capture of the same image size, and the memory each kept frame holds.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { TrueclickSession } from '../src/index.js';
+import type { Ctx } from './context.js';
+import { runLoad } from './load-run.js';
+import { type Check, emptySection, type Section } from './results.js';
+import { interleaved } from './rounds.js';
+import { fmtRatio } from './stats.js';
+
+/** /many controls for about 1k, 10k and 50k elements (a cell and its control, a label for every fourth). */
+const PAGE_SIZES = [
+  { label: '1k', n: 440 },
+  { label: '10k', n: 4_440 },
+  { label: '50k', n: 22_200 },
+] as const;
+const SESSIONS = [1, 4, 8, 16] as const;
+
+export async function measureSessions(ctx: Ctx): Promise<Section> {
+  const out = emptySection();
+  const cycles = ctx.opts.runs * 2;
+  for (const sessions of SESSIONS) {
+    ctx.log(`sessions: ${sessions} concurrent × ${cycles} screenshot + click cycles over HTTP`);
+    const r = await runLoad(ctx.fixture, { sessions, cycles });
+    const grown = r.serverRssMB.peak - r.serverRssMB.before + (r.browserRssMB.peak - r.browserRssMB.before);
+    const key = `sessions.${sessions}`;
+    out.measures.push({
+      key,
+      thing: `screenshot + guarded click cycle, ${sessions} concurrent session${sessions > 1 ? 's' : ''}`,
+      page: '/approve',
+      summary: r.cycleMs,
+      note: `p99 ${r.cycleMs.p99.toFixed(0)} ms; ${(grown / sessions).toFixed(0)} MB resident per session at the peak (server + browser); lost ${r.lost}, crossed ${r.mixups}`,
+    });
+    out.counts.push({
+      key: `${key}.lost`,
+      thing: `clicks lost or crossed, ${sessions} sessions`,
+      runs: sessions * cycles,
+      wrong: r.lost + r.mixups + r.wrongFrames,
+      detail: `${r.recorded} recorded by the pages; server RSS ${r.serverRssMB.before.toFixed(0)} → ${r.serverRssMB.after.toFixed(0)} MB`,
+      target: '0',
+      met: r.lost + r.mixups + r.wrongFrames === 0,
+    });
+  }
+  return out;
+}
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heldMB = () => {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.external) / 1e6;
+};
+
+export async function measurePageSize(ctx: Ctx): Promise<Section> {
+  const out = emptySection();
+  const [tab, tc] = await Promise.all([ctx.tab(), ctx.trueclick()]);
+  // The memory a kept frame holds is read in this process, through the library: the same frames the server keeps.
+  const lib = new TrueclickSession({ deviceScaleFactor: 2 });
+  try {
+    for (const size of PAGE_SIZES) {
+      const url = ctx.pages.url('/many', { n: String(size.n), run: `pagesize-${size.label}` });
+      await Promise.all([tab.navigate(url), tc.navigate(url), lib.navigate(url)]);
+      const elements = await tab.evaluate<number>('document.querySelectorAll("*").length');
+      const first = await tc.screenshot();
+      const scale = first.frame.image.width / (1280 * 2);
+      ctx.log(`page size ${size.label} (${elements} elements): ${ctx.opts.runs} rounds`);
+      const t = await interleaved(
+        [
+          { key: 'cdp', run: () => tab.captureScaled(scale) },
+          { key: 'trueclick', run: () => tc.screenshot() },
+        ],
+        1,
+        ctx.opts.runs,
+      );
+      const bare = t.get('cdp');
+      const mine = t.get('trueclick');
+      const page = `/many ${size.label}`;
+      const image = `${first.frame.image.width}×${first.frame.image.height}`;
+      if (bare)
+        out.measures.push({
+          key: `pagesize.${size.label}.cdp`,
+          thing: `bare CDP capture at trueclick's image size, ${elements} elements`,
+          page,
+          image,
+          summary: bare.summary,
+        });
+      await lib.screenshot();
+      const before = heldMB();
+      for (let i = 0; i < 10; i++) await lib.screenshot();
+      const perFrame = (heldMB() - before) / 10;
+      if (mine) {
+        const key = `pagesize.${size.label}.trueclick`;
+        out.measures.push({
+          key,
+          thing: `trueclick browser_screenshot, ${elements} elements`,
+          page,
+          image,
+          summary: mine.summary,
+          note: `${perFrame.toFixed(2)} MB held per kept frame`,
+        });
+        const ratio = bare ? mine.summary.median / bare.summary.median : Number.NaN;
+        const checks: Check[] = [
+          {
+            key: `${key}:bare`,
+            thing: `screenshot on ${elements} elements`,
+            measured: Number.isFinite(ratio) ? `${fmtRatio(ratio)} bare capture` : '—',
+            value: ratio,
+            target: '≤ 1.5× bare capture of the same image size',
+            met: Number.isFinite(ratio) ? ratio <= 1.5 : null,
+          },
+          {
+            key: `${key}:memory`,
+            thing: `memory per kept frame on ${elements} elements`,
+            measured: `${perFrame.toFixed(2)} MB`,
+            value: perFrame,
+            target: '≤ 5 MB per kept frame',
+            met: perFrame <= 5,
+          },
+        ];
+        out.checks.push(...checks);
+      }
+    }
+  } finally {
+    await lib.close();
+  }
+  return out;
+}
