@@ -53,20 +53,24 @@ export interface LoadResult {
   cycleMs: Summary;
   screenshotMs: Summary;
   clickMs: Summary;
-  /** Resident memory of the trueclick server process (MB): before the sessions, at the peak, after they closed. */
+  /** Resident memory (Pss) of the trueclick server process (MB): before the sessions, at the peak, after they closed. */
   serverRssMB: { before: number; peak: number; after: number };
   /** Server RSS (MB) after each round, once its sessions closed. */
   serverRssByRound: number[];
-  /** Resident memory of the browser processes the server started (MB), 0 for a remote engine. */
+  /** Resident memory (Pss) of the browser processes the server started (MB), 0 for a remote engine. */
   browserRssMB: { before: number; peak: number; after: number };
   seconds: number;
 }
 
+/**
+ * Resident memory of these processes (MB), as their proportional share (Pss): Chromium's processes map the
+ * same libraries and shared memory, and adding up their RSS would count those pages once per process.
+ */
 function rssMB(pids: number[]): number {
   let kb = 0;
   for (const pid of pids) {
     try {
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       kb += Number(m?.[1] ?? 0);
     } catch {
       // The process ended between the listing and the read.
@@ -278,7 +282,7 @@ export function loadReport(r: LoadResult): string {
     `${r.engine} engine: ${r.sessions} sessions × ${r.cycles} cycles (screenshot + guarded click)${r.rounds > 1 ? ` × ${r.rounds} rounds` : ''}, ${r.seconds.toFixed(0)} s`,
     `  clicks: ${r.clicksOk} OK of ${r.sessions * r.cycles * r.rounds}; recorded by the pages ${r.recorded}; lost ${r.lost}; cross-session ${r.mixups}; frames of another session's page ${r.wrongFrames}; failed calls ${r.failedCalls} of ${r.calls}`,
     `  cycle ${ms(r.cycleMs)}; screenshot ${ms(r.screenshotMs)}; click ${ms(r.clickMs)}`,
-    `  server RSS ${mb(r.serverRssMB)}${r.rounds > 1 ? `; after each round ${r.serverRssByRound.map((x) => x.toFixed(0)).join(', ')} MB` : ''}`,
-    r.engine === 'local' ? `  browser RSS ${mb(r.browserRssMB)}` : '  browser: remote (not counted)',
+    `  server memory (Pss) ${mb(r.serverRssMB)}${r.rounds > 1 ? `; after each round ${r.serverRssByRound.map((x) => x.toFixed(0)).join(', ')} MB` : ''}`,
+    r.engine === 'local' ? `  browser memory (Pss) ${mb(r.browserRssMB)}` : '  browser: remote (not counted)',
   ].join('\n');
 }
