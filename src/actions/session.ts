@@ -157,9 +157,14 @@ export class TrueclickSession {
     return frameIn(await this.context(), id);
   }
 
-  async navigate(url: string, signal?: AbortSignal): Promise<WithEffects<NavigationResult>> {
+  /** @param timeoutMs how long to wait for the load (default 30 s); a page that arrived but is still loading then is an answer (`stillLoading`), not an error. */
+  async navigate(
+    url: string,
+    signal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<WithEffects<NavigationResult>> {
     checkUrl(url, this.policy);
-    return this.move('goto', { url, ...(signal ? { signal } : {}) });
+    return this.move('goto', { url, ...(signal ? { signal } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
   }
 
   back(signal?: AbortSignal) {
@@ -176,7 +181,7 @@ export class TrueclickSession {
 
   private async move(
     how: Move,
-    opts: { url?: string; signal?: AbortSignal },
+    opts: { url?: string; signal?: AbortSignal; timeoutMs?: number },
   ): Promise<WithEffects<NavigationResult>> {
     const since = Date.now();
     let frame = '';

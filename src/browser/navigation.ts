@@ -10,6 +10,11 @@ export interface NavigationResult {
   noHistory?: boolean;
   /** A beforeunload dialog asks whether to leave: answer it with browser_handle_dialog. */
   dialog?: DialogInfo;
+  /**
+   * The new document arrived but had not finished loading when the time was up (an image or script that
+   * never answers): what has loaded is there to see and act on.
+   */
+  stillLoading?: { readyState: string; waitedMs: number };
 }
 
 export const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -61,6 +66,7 @@ async function moveOnce(
         : move === 'forward'
           ? page.goForward(o)
           : page.reload(o);
+  const loaderBefore = driver.loaderId;
   const stop = () => void driver.cdp.send('Page.stopLoading').catch(() => {});
   if (opts.signal?.aborted) stop();
   opts.signal?.addEventListener('abort', stop);
@@ -80,6 +86,15 @@ async function moveOnce(
         'The client cancelled the navigation.',
         'Take a screenshot to see where the tab is.',
       );
+    if (/Timeout \d+ms exceeded/.test(first) && driver.loaderId !== loaderBefore) {
+      // The document committed; only its load event is missing. That is an answer, not an error.
+      const readyState = await driver.evaluate<string>('document.readyState').catch(() => 'unknown');
+      return {
+        url: page.url(),
+        title: await page.title().catch(() => ''),
+        stillLoading: { readyState, waitedMs: timeout },
+      };
+    }
     if (/Timeout \d+ms exceeded/.test(first))
       throw new BrowserError(
         'TIMEOUT',

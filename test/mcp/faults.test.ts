@@ -13,7 +13,9 @@ interface Answer {
   message: string;
   notice?: string;
   url?: string;
-  error?: { kind: string };
+  title?: string;
+  stillLoading?: { readyState: string; waitedMs: number };
+  error?: { kind: string; code: string };
 }
 
 describe('faults', () => {
@@ -60,5 +62,31 @@ describe('faults', () => {
     const c = await ctx.mcp.call('browser_click', { frame: f.id, ...imagePx(f, { x: 1102, y: 636 }) });
     assert.equal(structured<Answer>(c).verdict, 'OK', text(c));
     assert.equal((await ctx.srv.waitForHits(1, { run: 'crash', type: 'click' }))[0]?.id, 'approve');
+  });
+
+  test('a page that never finishes loading: navigate answers at its timeout with what is there; a page that never arrives is a TIMEOUT, and the session goes on', async () => {
+    const slow = ctx.srv.url('/never-loads');
+    const t0 = Date.now();
+    const nav = await ctx.mcp.call('browser_navigate', { url: slow, timeout: 2 });
+    const s = structured<Answer>(nav);
+    assert.equal(s.verdict, 'OK', text(nav));
+    assert.equal(s.url, slow);
+    assert.equal(s.title, 'Never loads');
+    assert.deepEqual(s.stillLoading, { readyState: 'interactive', waitedMs: 2000 });
+    assert.match(s.message, /still loading after 2 s/);
+    assert.ok(Date.now() - t0 < 15_000, 'it answered at its timeout');
+    const f = await frameOf(ctx.mcp);
+    assert.equal(f.url, slow, 'what has loaded can be screenshotted');
+    const never = structured<Answer>(
+      await ctx.mcp.call('browser_navigate', { url: ctx.srv.url('/__never'), timeout: 2 }),
+    );
+    assert.deepEqual([never.verdict, never.error?.kind], ['TIMEOUT', 'timeout'], never.message);
+    const next = ctx.srv.url('/approve', { run: 'after-never' });
+    const back = await ctx.mcp.call('browser_navigate', { url: next });
+    assert.equal(structured<Answer>(back).verdict, 'OK', text(back));
+    const g = await frameOf(ctx.mcp);
+    const c = await ctx.mcp.call('browser_click', { frame: g.id, ...imagePx(g, { x: 1102, y: 636 }) });
+    assert.equal(structured<Answer>(c).verdict, 'OK', text(c));
+    assert.equal((await ctx.srv.waitForHits(1, { run: 'after-never', type: 'click' }))[0]?.id, 'approve');
   });
 });

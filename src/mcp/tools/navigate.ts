@@ -10,6 +10,10 @@ const navigationOutput = {
   url: z.string().optional().describe('The tab’s URL after the call.'),
   title: z.string().optional(),
   noHistory: z.boolean().optional().describe('There was no page to go back or forward to.'),
+  stillLoading: z
+    .object({ readyState: z.string(), waitedMs: z.number() })
+    .optional()
+    .describe('The page arrived but had not finished loading when the wait ended (ms waited).'),
 };
 
 /** The answer of a call that moves the tab: where it is now, or the dialog that holds the move. */
@@ -18,7 +22,9 @@ function moved(r: WithEffects<NavigationResult>, what: string) {
     ? `${what} is waiting: the page asks "${r.dialog.message.slice(0, 200)}" (${r.dialog.type} dialog). Answer with browser_handle_dialog {accept: true} to leave, false to stay.`
     : r.noHistory
       ? `There is no page to go ${what === 'Going back' ? 'back' : 'forward'} to; the tab stays at ${r.url}.`
-      : `The tab is at ${r.url}${r.title ? ` ("${r.title}")` : ''}.${effectsSentence({ ...r, dialog: undefined } as typeof r)} Take browser_screenshot to see it.`;
+      : r.stillLoading
+        ? `The tab is at ${r.url}${r.title ? ` ("${r.title}")` : ''}, still loading after ${r.stillLoading.waitedMs / 1000} s (document.readyState "${r.stillLoading.readyState}"): something on it never finished. What has loaded can be seen and used: take browser_screenshot.`
+        : `The tab is at ${r.url}${r.title ? ` ("${r.title}")` : ''}.${effectsSentence({ ...r, dialog: undefined } as typeof r)} Take browser_screenshot to see it.`;
   return new ResponseBuilder()
     .line(message)
     .structuredContent({
@@ -27,6 +33,7 @@ function moved(r: WithEffects<NavigationResult>, what: string) {
       url: r.url,
       title: r.title,
       ...(r.noHistory ? { noHistory: true } : {}),
+      ...(r.stillLoading ? { stillLoading: r.stillLoading } : {}),
       ...effectsOf(r),
     })
     .build();
@@ -37,11 +44,24 @@ export const navigateTool = defineTool({
   title: 'Navigate to a URL',
   description: 'Open a URL in the tab. Frames taken before the navigation can no longer be acted on.',
   type: 'navigation',
-  inputSchema: { url: z.string().max(MAX_URL).describe('Absolute URL, e.g. https://example.com/') },
+  inputSchema: {
+    url: z.string().max(MAX_URL).describe('Absolute URL, e.g. https://example.com/'),
+    timeout: z
+      .number()
+      .min(1)
+      .max(120)
+      .optional()
+      .describe(
+        'Seconds to wait for the page to load (default 30). A page that arrived but is still loading then is reported as such, not as an error.',
+      ),
+  },
   outputSchema: navigationOutput,
   undone: 'The tab did not move.',
-  async handle(session, { url }, { signal }) {
-    return moved(await session.navigate(url, signal), `Leaving for ${url}`);
+  async handle(session, { url, timeout }, { signal }) {
+    return moved(
+      await session.navigate(url, signal, timeout === undefined ? undefined : timeout * 1000),
+      `Leaving for ${url}`,
+    );
   },
 });
 
