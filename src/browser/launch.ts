@@ -219,12 +219,6 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
 
 /** A persistent profile: Chromium runs on the user-data folder, with its logins and storage. */
 async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
-  if (opts.urlPolicy?.allowedOrigins || opts.urlPolicy?.blockedOrigins)
-    throw new BrowserError(
-      'LAUNCH_FAILED',
-      '--allowed-origins / --blocked-origins are not enforced on a persistent profile yet',
-      'Drop --user-data-dir (use --storage-state for logins), or the origin lists.',
-    );
   const launch = launchArgs(opts);
   let context: BrowserContext;
   try {
@@ -242,6 +236,8 @@ async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
     });
     const metrics = ownMetrics(opts);
     const driverFor = (page: Page) => driverWith(context, page, metrics);
+    // The profile's browser is ours alone: the origin lists hold on it as on a launched one.
+    const blocked = await guard(context.browser(), opts.urlPolicy);
     const driver = await driverFor(context.pages()[0] ?? (await context.newPage()));
     return {
       browser: null,
@@ -249,7 +245,7 @@ async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
       driver,
       attached: false,
       driverFor,
-      blocked: [],
+      blocked,
       isConnected: () => open,
       close: () => context.close(),
     };

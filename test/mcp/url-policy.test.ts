@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
@@ -116,6 +119,28 @@ describe('blocked origins', () => {
       assert.equal(srv.actions({ run: 'allow' }).length, 0);
     } finally {
       await only.close();
+    }
+  });
+
+  test('on a persistent profile (--user-data-dir) too: typed and by a redirect', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trueclick-profile-'));
+    const profile = await startStdio(['--user-data-dir', dir, '--blocked-origins', 'localhost']);
+    try {
+      const typed = structured<Refusal>(await profile.call('browser_navigate', { url: `${other}/approve` }));
+      assert.equal(typed.error?.code, 'URL_NOT_ALLOWED');
+      const to = `${other}/rw/act?do=landed&run=profile-redir`;
+      const r = await profile.call('browser_navigate', {
+        url: srv.url('/rw/redirect', { to, do: 'redirect', run: 'profile-redir' }),
+      });
+      assert.equal(structured<Refusal>(r).error?.code, 'URL_NOT_ALLOWED', text(r));
+      await new Promise((res) => setTimeout(res, 300));
+      assert.deepEqual(
+        srv.actions({ run: 'profile-redir' }).map((a) => `${a.hostname} ${a.do}`),
+        ['127.0.0.1 redirect'],
+      );
+    } finally {
+      await profile.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
