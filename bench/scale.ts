@@ -33,14 +33,14 @@ export async function measureSessions(ctx: Ctx): Promise<Section> {
       thing: `screenshot + guarded click cycle, ${sessions} concurrent session${sessions > 1 ? 's' : ''}`,
       page: '/approve',
       summary: r.cycleMs,
-      note: `p99 ${r.cycleMs.p99.toFixed(0)} ms; ${(grown / sessions).toFixed(0)} MB resident per session at the peak (server + browser); lost ${r.lost}, crossed ${r.mixups}`,
+      note: `p99 ${r.cycleMs.p99.toFixed(0)} ms; ${(grown / sessions).toFixed(0)} MB per session at the peak (Pss, server + browser); lost ${r.lost}, crossed ${r.mixups}`,
     });
     out.counts.push({
       key: `${key}.lost`,
       thing: `clicks lost or crossed, ${sessions} sessions`,
       runs: sessions * cycles,
       wrong: r.lost + r.mixups + r.wrongFrames,
-      detail: `${r.recorded} recorded by the pages; server RSS ${r.serverRssMB.before.toFixed(0)} → ${r.serverRssMB.after.toFixed(0)} MB`,
+      detail: `${r.recorded} recorded by the pages; server Pss ${r.serverRssMB.before.toFixed(0)} → ${r.serverRssMB.after.toFixed(0)} MB`,
       target: '0',
       met: r.lost + r.mixups + r.wrongFrames === 0,
     });
