@@ -149,10 +149,22 @@ describe('tabs and history', () => {
     const fwd = await call('browser_navigate_forward');
     assert.match(fwd.url ?? '', /\/nav-b/, fwd.message);
     assert.match(page.url(), /\/nav-b/);
-    const before = await page.evaluate(() => performance.timeOrigin);
+    // A page restored from the back/forward cache can swap its execution context just after it shows: read
+    // the document's start time once the context holds still.
+    const timeOrigin = async () => {
+      for (let i = 0; ; i++) {
+        try {
+          return await page.evaluate(() => performance.timeOrigin);
+        } catch (err) {
+          if (i >= 5 || !/Execution context was destroyed/.test(String(err))) throw err;
+          await page.waitForLoadState('load');
+        }
+      }
+    };
+    const before = await timeOrigin();
     const reload = await call('browser_reload');
     assert.match(reload.url ?? '', /\/nav-b/);
-    assert.notEqual(await page.evaluate(() => performance.timeOrigin), before, 'a new document was loaded');
+    assert.notEqual(await timeOrigin(), before, 'a new document was loaded');
     const r = await call('browser_click', { frame: old.id, ...px(old, 140, 140) });
     assert.equal(r.error?.code, 'FRAME_OUTDATED');
     const none = await call('browser_navigate_forward');

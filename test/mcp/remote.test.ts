@@ -91,10 +91,13 @@ describe('a user’s Chromium over CDP', () => {
       } finally {
         await isolated.close();
       }
+      // The user looks at this tab (a tab opened over CDP, or one left when another closed, is not
+      // necessarily the one in front).
+      await mine.bringToFront();
       const shared = await startStdio(['--cdp-endpoint', chrome.endpoint]);
       try {
         const f = await frameOf(shared);
-        assert.match(f.url ?? '', /run=users-tab/, 'it acts on the tab in front: the user’s');
+        assert.match(f.url ?? '', /run=users-tab/, `it acts on the tab in front, the user’s, not ${f.url}`);
         const r = await shared.call('browser_click', { frame: f.id, ...imagePx(f, { x: 1102, y: 636 }) });
         assert.equal(structured<{ verdict: string }>(r).verdict, 'OK', text(r));
         assert.equal((await srv.waitForHits(1, { run: 'users-tab', type: 'click' }))[0]?.id, 'approve');
