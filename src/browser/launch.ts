@@ -157,6 +157,11 @@ export async function connectRemote(endpoint: string): Promise<Browser> {
   }
 }
 
+/** A browser for trueclick: reached on a browser server when one is named, else launched here. */
+export function startBrowser(opts: BrowserOptions): Promise<Browser> {
+  return opts.browserEndpoint ? connectRemote(opts.browserEndpoint) : launchChromium(opts);
+}
+
 /**
  * A new isolated context on a browser, set up for trueclick: the viewport and scale factor on its first
  * tab, the URL guard, a storage state if asked. `close` ends what the handle owns (the browser, the
@@ -201,9 +206,7 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
   if (opts.cdpEndpoint) return attach(opts);
   if (opts.userDataDir) return persistent(opts);
   const remote = Boolean(opts.browserEndpoint);
-  const browser = opts.browserEndpoint
-    ? await connectRemote(opts.browserEndpoint)
-    : await launchChromium(opts);
+  const browser = await startBrowser(opts);
   try {
     return await contextOn(browser, opts, async (context) => {
       // A remote server's browser stays up for its other clients: close our context, then the connection.

@@ -1,11 +1,5 @@
 import type { Browser } from 'playwright-core';
-import {
-  type BrowserHandle,
-  type BrowserOptions,
-  connectRemote,
-  contextOn,
-  launchChromium,
-} from './launch.js';
+import { type BrowserHandle, type BrowserOptions, contextOn, startBrowser } from './launch.js';
 
 /**
  * One Chromium for many sessions (the MCP sessions of an HTTP server), launched here or reached on a
@@ -21,8 +15,7 @@ export class SharedBrowser {
 
   private async browser(): Promise<Browser> {
     if (this.current?.isConnected()) return this.current;
-    const { browserEndpoint } = this.opts;
-    this.launching ??= (browserEndpoint ? connectRemote(browserEndpoint) : launchChromium(this.opts))
+    this.launching ??= startBrowser(this.opts)
       .then((b) => {
         this.current = b;
         return b;
@@ -37,11 +30,6 @@ export class SharedBrowser {
   async handle(): Promise<BrowserHandle> {
     const browser = await this.browser();
     return contextOn(browser, this.opts, (context) => context.close());
-  }
-
-  /** The contexts open on the shared browser now. */
-  get contexts(): number {
-    return this.current?.isConnected() ? this.current.contexts().length : 0;
   }
 
   async close(): Promise<void> {

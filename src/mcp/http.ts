@@ -110,8 +110,6 @@ async function busy<T>(e: Entry, work: () => Promise<T>): Promise<T> {
 export interface HttpServer extends Server {
   /** Ends every session (their contexts and browsers) and stops listening. */
   shutdown(): Promise<void>;
-  /** How many MCP sessions are open. */
-  sessionCount(): number;
 }
 
 /**
@@ -233,11 +231,13 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
       : undefined;
   sweep?.unref();
 
-  server.sessionCount = () => sessions.size;
   server.shutdown = async () => {
     if (sweep) clearInterval(sweep);
-    await Promise.all([...sessions.values()].map((e) => e.transport.close().catch(() => {})));
-    await Promise.all([...sessions.values()].map((e) => e.session.close()));
+    // Closing a transport drops its entry from `sessions`: take the list first, so every session's close is
+    // awaited here rather than left running.
+    const open = [...sessions.values()];
+    await Promise.all(open.map((e) => e.transport.close().catch(() => {})));
+    await Promise.all(open.map((e) => e.session.close()));
     await sharedSession?.close();
     await sharedBrowser?.close();
     await new Promise<void>((resolve) => {
