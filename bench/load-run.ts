@@ -4,9 +4,6 @@
  * the page, labelled with the page's own run), not what trueclick answered. Shared by `npm run load` and
  * test/mcp/load.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -14,10 +11,11 @@ import { type BrowserServer, chromium } from 'playwright-core';
 import type { FixtureServer } from '../fixtures/server.js';
 import { findChromium } from '../src/browser/chromium-path.js';
 import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { startHttpServer } from '../test/helpers/mcp-client.js';
+import { pssMB } from './memory.js';
 import { processTree } from './procs.js';
 import { type Summary, summarize } from './stats.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 /** #approve's centre on /approve, CSS px of the 1280×800 viewport (fixtures/server.ts). */
 const APPROVE = { x: 1102, y: 636 };
 
@@ -60,58 +58,6 @@ export interface LoadResult {
   /** Resident memory (Pss) of the browser processes the server started (MB), 0 for a remote engine. */
   browserRssMB: { before: number; peak: number; after: number };
   seconds: number;
-}
-
-/**
- * Resident memory of these processes (MB), as their proportional share (Pss): Chromium's processes map the
- * same libraries and shared memory, and adding up their RSS would count those pages once per process.
- */
-function rssMB(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      kb += Number(m?.[1] ?? 0);
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return kb / 1024;
-}
-
-interface Server {
-  endpoint: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-async function startServer(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '0', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  let endpoint = '';
-  for (let i = 0; i < 200 && !endpoint && child.exitCode === null; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    endpoint = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err)?.[1] ?? '';
-  }
-  if (!endpoint) {
-    child.kill();
-    throw new Error(`trueclick serve --http did not start: ${err}`);
-  }
-  return {
-    endpoint,
-    pid: child.pid ?? 0,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 type Call = (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
@@ -194,7 +140,7 @@ export async function runLoad(pages: FixtureServer, o: LoadOptions): Promise<Loa
     engine = await chromium.launchServer({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     args.push('--browser-endpoint', engine.wsEndpoint());
   }
-  const server = await startServer(args);
+  const server = await startHttpServer(args);
   const browsers = () =>
     processTree(server.pid)
       .map((p) => p.pid)
@@ -213,12 +159,12 @@ export async function runLoad(pages: FixtureServer, o: LoadOptions): Promise<Loa
       ),
     );
     await new Promise((r) => setTimeout(r, o.idleMs ?? 3000));
-    const before = { server: rssMB([server.pid]), browser: rssMB(browsers()) };
+    const before = { server: pssMB([server.pid]), browser: pssMB(browsers()) };
     let peak = { ...before };
     const sampler = setInterval(() => {
       peak = {
-        server: Math.max(peak.server, rssMB([server.pid])),
-        browser: Math.max(peak.browser, rssMB(browsers())),
+        server: Math.max(peak.server, pssMB([server.pid])),
+        browser: Math.max(peak.browser, pssMB(browsers())),
       };
     }, 250);
     const runs: string[] = [];
@@ -232,7 +178,7 @@ export async function runLoad(pages: FixtureServer, o: LoadOptions): Promise<Loa
           these.map((run) => agent(server.endpoint, run, pages.url('/approve', { run }), o)),
         )),
       );
-      byRound.push(rssMB([server.pid]));
+      byRound.push(pssMB([server.pid]));
     }
     clearInterval(sampler);
     const expected = runs.length * o.cycles;
@@ -246,7 +192,7 @@ export async function runLoad(pages: FixtureServer, o: LoadOptions): Promise<Loa
     const mixups = perRun.reduce((n, c, i) => n + Math.max(0, c - (tallies[i]?.ok ?? 0)), 0);
     // Sessions closed: give the contexts a moment to go.
     await new Promise((r) => setTimeout(r, o.idleMs ?? 3000));
-    const after = { server: rssMB([server.pid]), browser: rssMB(browsers()) };
+    const after = { server: pssMB([server.pid]), browser: pssMB(browsers()) };
     const all = (k: 'cycle' | 'screenshot' | 'click') => tallies.flatMap((t) => t[k]);
     return {
       engine: o.remote ? 'remote' : 'local',

@@ -3,11 +3,10 @@
  * and 16 concurrent MCP sessions over HTTP; the screenshot on pages of about 1k, 10k and 50k elements against
  * a bare capture of the same image size, and the memory each kept frame holds.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { TrueclickSession } from '../src/index.js';
 import type { Ctx } from './context.js';
 import { runLoad } from './load-run.js';
+import { heldMB } from './memory.js';
 import { type Check, emptySection, type Section } from './results.js';
 import { interleaved } from './rounds.js';
 import { fmtRatio } from './stats.js';
@@ -47,15 +46,6 @@ export async function measureSessions(ctx: Ctx): Promise<Section> {
   }
   return out;
 }
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const heldMB = () => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return (m.heapUsed + m.external) / 1e6;
-};
 
 export async function measurePageSize(ctx: Ctx): Promise<Section> {
   const out = emptySection();

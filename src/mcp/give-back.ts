@@ -8,16 +8,21 @@ import { runInNewContext } from 'node:vm';
 let collect: (() => void) | undefined;
 let timer: NodeJS.Timeout | undefined;
 
+/** A full garbage collection now (V8's gc, reached without starting node with --expose-gc). */
+export function collectGarbage(): void {
+  if (!collect) {
+    setFlagsFromString('--expose-gc');
+    collect = runInNewContext('gc') as () => void;
+  }
+  collect();
+}
+
 /** Collects garbage once, a moment after the last of a burst of session closes. */
 export function giveBackMemorySoon(delayMs = 1000): void {
   if (timer) clearTimeout(timer);
   timer = setTimeout(() => {
     timer = undefined;
-    if (!collect) {
-      setFlagsFromString('--expose-gc');
-      collect = runInNewContext('gc') as () => void;
-    }
-    collect();
+    collectGarbage();
   }, delayMs);
   timer.unref();
 }

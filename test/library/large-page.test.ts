@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { heldMB } from '../../bench/memory.js';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { TrueclickSession } from '../../src/index.js';
 
 // A frame keeps what its checks need (the part of the page it showed, and the tree above it), not the whole
 // DOM snapshot: on a 50 000-element page a kept frame cost about 68 MB and a screenshot about 2 s.
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-/** JS heap and the memory behind typed arrays (a frame's compact index lives in those). */
-const heapMB = () => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return (m.heapUsed + m.external) / 1e6;
-};
 
 let srv: FixtureServer;
 let session: TrueclickSession;
@@ -37,10 +26,10 @@ describe('a page of about 56 000 elements', () => {
     );
     assert.ok(elements > 50_000, `the page has ${elements} elements`);
     await session.screenshot();
-    const before = heapMB();
+    const before = heldMB();
     const shots = 10;
     for (let i = 0; i < shots; i++) await session.screenshot();
-    const perFrame = (heapMB() - before) / shots;
+    const perFrame = (heldMB() - before) / shots;
     assert.ok(perFrame <= 5, `each kept frame costs ${perFrame.toFixed(1)} MB`);
     t.diagnostic(`${perFrame.toFixed(2)} MB per kept frame`);
     const kept = (await session.screenshot()).frame.capture.snapshot.layoutKept;
@@ -48,7 +37,7 @@ describe('a page of about 56 000 elements', () => {
     // 30 frames of a small page push every large one out: their memory is given back.
     await session.navigate(srv.url('/approve', { run: 'small' }));
     for (let i = 0; i < 31; i++) await session.screenshot();
-    const rotated = heapMB();
+    const rotated = heldMB();
     assert.ok(
       rotated < before + 10,
       `after the frames rotated out the heap is ${rotated.toFixed(0)} MB (was ${before.toFixed(0)})`,

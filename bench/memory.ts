@@ -1,0 +1,28 @@
+/** Memory as the load run, the bench and the large-page test read it. */
+import { readFileSync } from 'node:fs';
+import { collectGarbage } from '../src/mcp/give-back.js';
+
+/** What this process holds after two full collections (MB): the JS heap and the memory behind typed arrays. */
+export function heldMB(): number {
+  collectGarbage();
+  collectGarbage();
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.external) / 1e6;
+}
+
+/**
+ * Resident memory of these processes (MB), as their proportional share (Pss): Chromium's processes map the
+ * same libraries and shared memory, and adding up their RSS would count those pages once per process.
+ */
+export function pssMB(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += Number(m?.[1] ?? 0);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return kb / 1024;
+}
