@@ -40,6 +40,8 @@ export interface Trueclick {
   screenshot(args?: {
     marks?: boolean;
   }): Promise<{ frame: Frame; image: ReturnType<typeof imageOf>; marks: number }>;
+  /** Waits until a click could be checked against the frame (its snapshot is read): a browser_point on it. */
+  ready(frame: string): Promise<void>;
   /** browser_click with any arguments; returns the report whether or not the click was refused. */
   click(args: Record<string, unknown>): Promise<Report>;
   close(): Promise<void>;
@@ -79,6 +81,9 @@ export async function startTrueclick(name = 'trueclick', extra: string[] = []): 
       const r = await mcp.ok('browser_screenshot', args);
       const s = r.structuredContent as { frame: Frame; marks?: unknown[] };
       return { frame: s.frame, image: imageOf(r), marks: s.marks?.length ?? 0 };
+    },
+    async ready(frame) {
+      await mcp.ok('browser_point', { frame, x: 10, y: 10 });
     },
     async click(args) {
       return report(await mcp.call('browser_click', args));

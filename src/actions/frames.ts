@@ -1,25 +1,35 @@
 import type { Capture } from '../browser/capture.js';
+import type { SnapshotIndex } from '../browser/snapshot.js';
 import type { FrameGeometry } from '../geometry/index.js';
 import { ActionError } from './errors.js';
 import type { Mark } from './marks.js';
 
-/** What a frame keeps of its capture: the image went to the agent, and no check reads its pixels. */
-export type KeptCapture = Omit<Capture, 'base64'>;
-
-export interface FrameRecord {
+/** What the screenshot's answer says of a frame: the image went to the agent, and no check reads its pixels. */
+export interface FrameInfo {
   id: string;
   /** The tab it shows (TabSet id). */
   tab: number;
-  capture: KeptCapture;
+  capture: Omit<Capture, 'base64' | 'snapshot'>;
   geometry: FrameGeometry;
   marks?: Mark[];
   /** A zoom frame: the frame it zoomed into. */
   zoomOf?: string;
 }
 
+/** A frame an action can check against: its DOM snapshot has been read. */
+export interface FrameRecord extends FrameInfo {
+  capture: FrameInfo['capture'] & { snapshot: SnapshotIndex };
+}
+
+/** A kept frame; its snapshot may still be on its way (see Capture.snapshot). */
+interface Entry {
+  info: FrameInfo;
+  ready: Promise<FrameRecord>;
+}
+
 /** Frames of one session: f1, f2, … Old ones are dropped so a long session does not hoard snapshots. */
 export class FrameStore {
-  private readonly frames = new Map<string, FrameRecord>();
+  private readonly frames = new Map<string, Entry>();
   private next = 1;
   /** Why frames before the current ones are gone, for a refusal that says what happened. */
   private voidReason = 'it is older than the last 30 frames this session keeps';
@@ -28,7 +38,7 @@ export class FrameStore {
 
   constructor(private readonly keep = 30) {}
 
-  add(capture: Capture, opts: { tab: number; marks?: Mark[]; zoomOf?: string }): FrameRecord {
+  add(capture: Capture, opts: { tab: number; marks?: Mark[]; zoomOf?: string }): FrameInfo {
     const id = `f${this.next++}`;
     const geometry: FrameGeometry = {
       image: capture.image,
@@ -37,21 +47,28 @@ export class FrameStore {
       devicePixelRatio: capture.devicePixelRatio,
     };
     if (capture.origin) geometry.origin = capture.origin;
-    const { base64: _sent, ...kept } = capture;
-    const rec: FrameRecord = { id, tab: opts.tab, capture: kept, geometry };
-    if (opts.marks) rec.marks = opts.marks;
-    if (opts.zoomOf) rec.zoomOf = opts.zoomOf;
-    this.frames.set(id, rec);
+    const { base64: _sent, snapshot, ...kept } = capture;
+    const info: FrameInfo = { id, tab: opts.tab, capture: kept, geometry };
+    if (opts.marks) info.marks = opts.marks;
+    if (opts.zoomOf) info.zoomOf = opts.zoomOf;
+    const ready = snapshot.then((s) => ({ ...info, capture: { ...kept, snapshot: s } }));
+    // A frame nobody acts on may fail quietly; one that is used says why (get).
+    ready.catch(() => {});
+    this.frames.set(id, { info, ready });
     for (const old of this.frames.keys()) {
       if (this.frames.size <= this.keep) break;
       this.frames.delete(old);
     }
-    return rec;
+    return info;
   }
 
-  /** The frame, if it still describes the page in the tab; otherwise a refusal that says what to do. */
-  get(id: string, page: { url: string; loaderId: string; tab: number }): FrameRecord {
-    const rec = this.frames.get(id);
+  /**
+   * The frame, once its snapshot is read, if it still describes the page in the tab; otherwise a refusal
+   * that says what to do.
+   */
+  async get(id: string, page: { url: string; loaderId: string; tab: number }): Promise<FrameRecord> {
+    const entry = this.frames.get(id);
+    const rec = entry?.info;
     const n = /^f(\d+)$/.exec(id);
     if (!rec && n && Number(n[1]) < this.next) {
       throw new ActionError(
@@ -61,7 +78,7 @@ export class FrameStore {
         'frame',
       );
     }
-    if (!rec) {
+    if (!entry || !rec) {
       const known = [...this.frames.keys()];
       throw new ActionError(
         'UNKNOWN_FRAME',
@@ -86,13 +103,22 @@ export class FrameStore {
         'frame',
       );
     }
-    return rec;
+    try {
+      return await entry.ready;
+    } catch (err) {
+      throw new ActionError(
+        'FRAME_VOID',
+        `Frame ${id} can no longer be used: trueclick could not read the page behind it (${(err as Error).message}).`,
+        'Take a new screenshot (browser_screenshot) and read the point off that one.',
+        'frame',
+      );
+    }
   }
 
   /** Voids the frames of one tab (it closed). */
   clearTab(tab: number, reason: string): void {
-    for (const [id, rec] of this.frames) {
-      if (rec.tab !== tab) continue;
+    for (const [id, { info }] of this.frames) {
+      if (info.tab !== tab) continue;
       this.frames.delete(id);
       this.voided.set(id, reason);
     }

@@ -1,5 +1,6 @@
 import type { Capture } from '../browser/capture.js';
 import { type Hit, roleAndLabel, toHit } from '../browser/element-facts.js';
+import type { SnapshotIndex } from '../browser/snapshot.js';
 
 export interface Mark {
   id: number;
@@ -14,12 +15,16 @@ export interface Mark {
 }
 
 /** Numbered labels for the visible interactive elements of a capture, in document order. */
-export function marksFor(capture: Capture, limit = 600): Mark[] {
+export function marksFor(
+  capture: Pick<Capture, 'scroll' | 'css' | 'image' | 'origin'>,
+  snapshot: SnapshotIndex,
+  limit = 600,
+): Mark[] {
   const { scroll, css, image } = capture;
   const o = capture.origin ?? { x: 0, y: 0 };
   const sx = image.width / css.width;
   const sy = image.height / css.height;
-  const els = capture.snapshot.interactiveElements({
+  const els = snapshot.interactiveElements({
     x: scroll.x + o.x,
     y: scroll.y + o.y,
     width: css.width,

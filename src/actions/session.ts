@@ -13,7 +13,7 @@ import { answerDialog, type DialogAnswer, type UploadResult, uploadFiles } from 
 import { type ClickRequest, guardedClick, pointAt } from './click.js';
 import { type DragReport, type DragRequest, guardedDrag, guardedPress, moveWithButton } from './drag.js';
 import { ActionError } from './errors.js';
-import { type FrameRecord, FrameStore } from './frames.js';
+import { type FrameInfo, type FrameRecord, FrameStore } from './frames.js';
 import { guardedHover } from './hover.js';
 import { type Mark, marksFor } from './marks.js';
 import { MissLog } from './misses.js';
@@ -41,7 +41,8 @@ export interface SessionOptions extends BrowserOptions {
 }
 
 export interface Screenshot {
-  frame: FrameRecord;
+  /** What the answer says of the frame; `session.frame(id)` gives it with its snapshot, once read. */
+  frame: FrameInfo;
   base64: string;
   mimeType: 'image/png';
   marks?: Mark[];
@@ -154,7 +155,7 @@ export class TrueclickSession {
 
   /** The frame, if it still describes the active tab (else the refusal that says why). */
   async frame(id: string): Promise<FrameRecord> {
-    return frameIn(await this.context(), id);
+    return await frameIn(await this.context(), id);
   }
 
   /** @param timeoutMs how long to wait for the load (default 30 s); a page that arrived but is still loading then is an answer (`stillLoading`), not an error. */
@@ -239,7 +240,8 @@ export class TrueclickSession {
       const frame = this.frames.add(capture, opts);
       return { frame, base64: capture.base64, mimeType: capture.mimeType };
     }
-    const marks = marksFor(capture);
+    // Marks are read off the snapshot, so this answer waits for it.
+    const marks = marksFor(capture, await capture.snapshot);
     const png = await drawMarks(
       Buffer.from(capture.base64, 'base64'),
       marks.map((m) => ({ box: m.image, id: m.id, colour: markColour(m.id) })),

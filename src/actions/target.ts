@@ -43,12 +43,12 @@ export function targetFields(req: ClickRequest): TargetRequest {
 }
 
 /** A frame by id, if it still shows what the context's tab shows (else the refusal that says why). */
-export function frameIn(ctx: ActionContext, id: string): FrameRecord {
+export function frameIn(ctx: ActionContext, id: string): Promise<FrameRecord> {
   return ctx.frames.get(id, { url: ctx.driver.url, loaderId: ctx.driver.loaderId, tab: ctx.tab });
 }
 
 export async function resolveTarget(ctx: ActionContext, req: ClickRequest): Promise<Resolved> {
-  const frame = req.frame ? frameIn(ctx, req.frame) : undefined;
+  const frame = req.frame ? await frameIn(ctx, req.frame) : undefined;
   if (req.mark !== undefined) {
     if (req.x !== undefined || req.y !== undefined || req.box || req.model_output) {
       throw new ActionError(

@@ -26,7 +26,7 @@ export async function zoomRegion(
   req: ZoomRequest,
   co: CaptureOptions,
 ): Promise<{ capture: Capture; of?: string }> {
-  const frame = req.frame ? frameIn(ctx, req.frame) : undefined;
+  const frame = req.frame ? await frameIn(ctx, req.frame) : undefined;
   const { frame: _f, region, max_width: _w, marks: _m, ...convention } = req;
   let box: { x1: number; y1: number; x2: number; y2: number };
   try {

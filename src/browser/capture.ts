@@ -41,8 +41,14 @@ export interface Capture {
   url: string;
   loaderId: string;
   capturedAt: number;
-  snapshot: SnapshotIndex;
   mutationCount: number;
+  /**
+   * The DOM snapshot the checks read, taken right after the image. It is asked for before the image is
+   * answered, so nothing an agent does after seeing the image comes before it, but it may settle later: on a
+   * page of 50 000 elements Chromium takes seconds to write it, which the model spends reading the image.
+   * It rejects (BrowserError) when the page could not be read or had scrolled away from what the image shows.
+   */
+  snapshot: Promise<SnapshotIndex>;
 }
 
 /** devicePixelRatio is a float32 in Blink (1.65 reads 1.649999976); four decimals recover what was set. */
@@ -79,15 +85,15 @@ export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions
  * The ratio comes from what was captured, not from layout metrics: the clip is the whole viewport in CSS px
  * (innerWidth, which includes a classic scrollbar, unlike cssVisualViewport), and the image size is read
  * from the PNG header. Under emulation getLayoutMetrics reports visualViewport == cssVisualViewport, so a
- * ratio of those two would say 1 at any devicePixelRatio. The snapshot runs concurrently with the capture.
+ * ratio of those two would say 1 at any devicePixelRatio. The snapshot is asked for once the image is
+ * taken: sent together, Chromium would write the snapshot first and hold the image back until it is done.
  */
 export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): Promise<Capture> {
   const deadline = Date.now() + (o.budgetMs ?? 10_000);
   const first = await captureOnce(driver, o, deadline);
-  // The page scrolled between reading the scroll offset and capturing: the clip would mix two positions.
-  if (sameScroll(first.scroll, first.snapshot.scroll)) return first;
+  if (first) return first;
   const second = await captureOnce(driver, o, deadline);
-  if (sameScroll(second.scroll, second.snapshot.scroll)) return second;
+  if (second) return second;
   throw new BrowserError(
     'CAPTURE_FAILED',
     'The page kept scrolling while trueclick captured it',
@@ -98,7 +104,17 @@ export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): 
 const sameScroll = (a: { x: number; y: number }, b: { x: number; y: number }) =>
   Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1;
 
-async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture> {
+/** How long a snapshot may take once its image is answered (a 50 000-element page takes 2–4 s). */
+const SNAPSHOT_BUDGET_MS = 30_000;
+
+const SNAPSHOT_PARAMS = {
+  computedStyles: [...SNAPSHOT_STYLES],
+  includePaintOrder: true,
+  includeDOMRects: true,
+};
+
+/** One capture, or null when the page scrolled while the image was taken (the clip would mix two positions). */
+async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture | null> {
   const left = () => Math.max(1, deadline - Date.now());
   const [metrics, [innerW, innerH, dprRaw, mutationCount]] = await Promise.all([
     driver.send('Page.getLayoutMetrics', {}, left()),
@@ -114,37 +130,17 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
   const url = driver.url;
   const loaderId = driver.loaderId;
   const capturedAt = Date.now();
-  const snapshotParams = {
-    computedStyles: [...SNAPSHOT_STYLES],
-    includePaintOrder: true,
-    includeDOMRects: true,
-  };
-  const [shot, snap, frames] = await Promise.all([
-    driver.send(
-      'Page.captureScreenshot',
-      {
-        format: 'png',
-        clip: { x: scroll.x + area.x, y: scroll.y + area.y, width: area.width, height: area.height, scale },
-        captureBeyondViewport: false,
-      },
-      left(),
-    ),
-    driver.send('DOMSnapshot.captureSnapshot', snapshotParams, left()),
-    // Cross-site iframes live in other processes: each one's document comes through its own session.
-    remoteFrames(driver).then((list) =>
-      Promise.all(
-        list.map(async (f) => ({
-          ownerBackendNodeId: f.ownerBackendNodeId,
-          // A busy iframe must not cost the whole screenshot: without its document, its points are the iframe.
-          snapshot: await f.driver
-            .send('DOMSnapshot.captureSnapshot', snapshotParams, left())
-            .catch(() => null),
-        })),
-      ).then((got) =>
-        got.filter((g): g is { ownerBackendNodeId: number; snapshot: Snapshot } => g.snapshot !== null),
-      ),
-    ),
-  ]);
+  const shot = await driver.send(
+    'Page.captureScreenshot',
+    {
+      format: 'png',
+      clip: { x: scroll.x + area.x, y: scroll.y + area.y, width: area.width, height: area.height, scale },
+      captureBeyondViewport: false,
+    },
+    left(),
+  );
+  const after = (await driver.send('Page.getLayoutMetrics', {}, left())).cssVisualViewport;
+  if (!sameScroll(scroll, { x: after.pageX, y: after.pageY })) return null;
   const head = Buffer.from(shot.data.slice(0, 64), 'base64');
   const size = imageSize(head);
   if (size.width < 1 || size.height < 1) {
@@ -154,15 +150,10 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
       'Retry browser_screenshot.',
     );
   }
-  const doc = snap.documents[0];
-  const devicePerCss =
-    doc?.contentWidth && metrics.cssContentSize.width ? doc.contentWidth / metrics.cssContentSize.width : 1;
-  const frameSnaps: FrameSnapshot[] = frames.map((f) => ({ ...f, devicePerCss }));
-  const snapshot = new SnapshotIndex(snap, devicePerCss, frameSnaps, {
-    ...scroll,
-    width: innerW,
-    height: innerH,
-  });
+  const view = { ...scroll, width: innerW, height: innerH };
+  const snapshot = snapshotOf(driver, metrics.cssContentSize.width, view);
+  // Whoever reads the frame awaits it; one that nobody reads must not end the process when it fails.
+  snapshot.catch(() => {});
   const capture: Capture = {
     base64: shot.data,
     mimeType: 'image/png',
@@ -173,11 +164,51 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
     url,
     loaderId,
     capturedAt,
-    snapshot,
     mutationCount,
+    snapshot,
   };
   if (o.region) capture.origin = { x: area.x, y: area.y };
   return capture;
+}
+
+/**
+ * The page's DOM snapshot and its cross-site iframes' ones, as one index over the viewport `view` (page CSS
+ * px). The page's is sent at once (before the caller answers); the iframes' follow.
+ */
+async function snapshotOf(
+  driver: PageDriver,
+  cssContentWidth: number,
+  view: { x: number; y: number; width: number; height: number },
+): Promise<SnapshotIndex> {
+  const main = driver.send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, SNAPSHOT_BUDGET_MS);
+  main.catch(() => {});
+  // Cross-site iframes live in other processes: each one's document comes through its own session.
+  const frames = remoteFrames(driver).then((list) =>
+    Promise.all(
+      list.map(async (f) => ({
+        ownerBackendNodeId: f.ownerBackendNodeId,
+        // A busy iframe must not cost the whole frame: without its document, its points are the iframe.
+        snapshot: await f.driver
+          .send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, SNAPSHOT_BUDGET_MS)
+          .catch(() => null),
+      })),
+    ).then((got) =>
+      got.filter((g): g is { ownerBackendNodeId: number; snapshot: Snapshot } => g.snapshot !== null),
+    ),
+  );
+  const [snap, remote] = await Promise.all([main, frames]);
+  const doc = snap.documents[0];
+  const devicePerCss = doc?.contentWidth && cssContentWidth ? doc.contentWidth / cssContentWidth : 1;
+  const frameSnaps: FrameSnapshot[] = remote.map((f) => ({ ...f, devicePerCss }));
+  const index = new SnapshotIndex(snap, devicePerCss, frameSnaps, view);
+  if (!sameScroll(view, index.scroll)) {
+    throw new BrowserError(
+      'CAPTURE_FAILED',
+      `The page scrolled from (${view.x}, ${view.y}) to (${index.scroll.x}, ${index.scroll.y}) CSS px right after the screenshot, so trueclick could not read what it showed`,
+      'Take a new screenshot once the page holds still.',
+    );
+  }
+  return index;
 }
 
 /** A zoom's scale relative to device pixels: the region fills the image budget, up to MAX_ZOOM. */
