@@ -1,11 +1,9 @@
-import type { Protocol } from 'devtools-protocol';
 import { imageSize } from '../geometry/index.js';
 import { BrowserError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
-import { remoteFrames } from './remote-frames.js';
-import { type FrameSnapshot, SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
-
-type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
+import { remoteDrivers } from './remote-frames.js';
+import type { SnapshotIndex } from './snapshot.js';
+import { requestSnapshot } from './snapshot-request.js';
 
 export interface CaptureOptions {
   /** Long edge of the sent image, px; 0 = full device resolution. */
@@ -104,21 +102,14 @@ export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): 
 const sameScroll = (a: { x: number; y: number }, b: { x: number; y: number }) =>
   Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1;
 
-/** How long a snapshot may take once its image is answered (a 50 000-element page takes 2–4 s). */
-const SNAPSHOT_BUDGET_MS = 30_000;
-
-const SNAPSHOT_PARAMS = {
-  computedStyles: [...SNAPSHOT_STYLES],
-  includePaintOrder: true,
-  includeDOMRects: true,
-};
-
 /** One capture, or null when the page scrolled while the image was taken (the clip would mix two positions). */
 async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture | null> {
   const left = () => Math.max(1, deadline - Date.now());
-  const [metrics, [innerW, innerH, dprRaw, mutationCount]] = await Promise.all([
+  const [metrics, [innerW, innerH, dprRaw, mutationCount], remote] = await Promise.all([
     driver.send('Page.getLayoutMetrics', {}, left()),
     driver.evaluate<[number, number, number, number]>('window.__trueclick.metrics()'),
+    // Cross-site iframes live in other processes: each one's document comes through its own session.
+    remoteDrivers(driver),
   ]);
   const dpr = roundDpr(dprRaw);
   const vv = metrics.cssVisualViewport;
@@ -151,9 +142,13 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
     );
   }
   const view = { ...scroll, width: innerW, height: innerH };
-  const snapshot = snapshotOf(driver, metrics.cssContentSize.width, view);
-  // Whoever reads the frame awaits it; one that nobody reads must not end the process when it fails.
-  snapshot.catch(() => {});
+  const { index: snapshot } = await requestSnapshot(
+    driver,
+    remote,
+    view,
+    metrics.cssContentSize.width,
+    left(),
+  );
   const capture: Capture = {
     base64: shot.data,
     mimeType: 'image/png',
@@ -169,46 +164,6 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
   };
   if (o.region) capture.origin = { x: area.x, y: area.y };
   return capture;
-}
-
-/**
- * The page's DOM snapshot and its cross-site iframes' ones, as one index over the viewport `view` (page CSS
- * px). The page's is sent at once (before the caller answers); the iframes' follow.
- */
-async function snapshotOf(
-  driver: PageDriver,
-  cssContentWidth: number,
-  view: { x: number; y: number; width: number; height: number },
-): Promise<SnapshotIndex> {
-  const main = driver.send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, SNAPSHOT_BUDGET_MS);
-  main.catch(() => {});
-  // Cross-site iframes live in other processes: each one's document comes through its own session.
-  const frames = remoteFrames(driver).then((list) =>
-    Promise.all(
-      list.map(async (f) => ({
-        ownerBackendNodeId: f.ownerBackendNodeId,
-        // A busy iframe must not cost the whole frame: without its document, its points are the iframe.
-        snapshot: await f.driver
-          .send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, SNAPSHOT_BUDGET_MS)
-          .catch(() => null),
-      })),
-    ).then((got) =>
-      got.filter((g): g is { ownerBackendNodeId: number; snapshot: Snapshot } => g.snapshot !== null),
-    ),
-  );
-  const [snap, remote] = await Promise.all([main, frames]);
-  const doc = snap.documents[0];
-  const devicePerCss = doc?.contentWidth && cssContentWidth ? doc.contentWidth / cssContentWidth : 1;
-  const frameSnaps: FrameSnapshot[] = remote.map((f) => ({ ...f, devicePerCss }));
-  const index = new SnapshotIndex(snap, devicePerCss, frameSnaps, view);
-  if (!sameScroll(view, index.scroll)) {
-    throw new BrowserError(
-      'CAPTURE_FAILED',
-      `The page scrolled from (${view.x}, ${view.y}) to (${index.scroll.x}, ${index.scroll.y}) CSS px right after the screenshot, so trueclick could not read what it showed`,
-      'Take a new screenshot once the page holds still.',
-    );
-  }
-  return index;
 }
 
 /** A zoom's scale relative to device pixels: the region fills the image budget, up to MAX_ZOOM. */

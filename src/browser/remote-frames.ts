@@ -19,11 +19,17 @@ const drivers = new WeakMap<Frame, Promise<PageDriver | null>>();
  * Only iframes of the page's own document: an iframe nested in a cross-site iframe is not entered.
  */
 export async function remoteFrames(main: PageDriver): Promise<RemoteFrame[]> {
+  const found = await Promise.all((await remoteDrivers(main)).map((d) => placed(main, d)));
+  return found.filter((r): r is RemoteFrame => r !== null);
+}
+
+/** The sessions of the page's out-of-process iframes, made on first sight; the page itself is not asked. */
+export async function remoteDrivers(main: PageDriver): Promise<PageDriver[]> {
   const top = main.page.mainFrame();
   const frames = main.page.frames().filter((f) => f !== top && f.parentFrame() === top && !f.isDetached());
   if (frames.length === 0) return [];
   const found = await Promise.all(
-    frames.map(async (f): Promise<RemoteFrame | null> => {
+    frames.map(async (f) => {
       let p = drivers.get(f);
       if (!p) {
         const attach = main.page
@@ -39,12 +45,16 @@ export async function remoteFrames(main: PageDriver): Promise<RemoteFrame[]> {
         drivers.set(f, p);
       }
       const driver = await p;
-      if (!driver || driver.isClosed) return null;
-      const owner = await main.send('DOM.getFrameOwner', { frameId: driver.mainFrameId }).catch(() => null);
-      return owner ? { frameId: driver.mainFrameId, driver, ownerBackendNodeId: owner.backendNodeId } : null;
+      return driver && !driver.isClosed ? driver : null;
     }),
   );
-  return found.filter((r): r is RemoteFrame => r !== null);
+  return found.filter((d): d is PageDriver => d !== null);
+}
+
+/** An iframe's session with the <iframe> element that shows it (null once that element is gone). */
+export async function placed(main: PageDriver, driver: PageDriver): Promise<RemoteFrame | null> {
+  const owner = await main.send('DOM.getFrameOwner', { frameId: driver.mainFrameId }).catch(() => null);
+  return owner ? { frameId: driver.mainFrameId, driver, ownerBackendNodeId: owner.backendNodeId } : null;
 }
 
 export async function remoteFrame(main: PageDriver, frameId: string): Promise<RemoteFrame | undefined> {

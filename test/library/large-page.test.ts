@@ -66,4 +66,29 @@ describe('a page of about 56 000 elements', () => {
     const report = await session.point({ frame: shot.frame.id, ...at });
     assert.match(JSON.stringify(report.hitAtCapture), /B24000/);
   });
+
+  test('a change made the moment the screenshot is answered is seen: the snapshot was asked for before the answer', async () => {
+    // Chromium takes seconds to write this page's snapshot, so the answer comes long before it is read.
+    await session.navigate(srv.url('/many', { n: '25000', run: 'moved' }));
+    const page = (await session.driver()).page;
+    await page.evaluate(() => window.scrollTo(0, 36_000 - 300));
+    const shot = await session.screenshot();
+    // B24000 and B24004 swap cells as soon as the image is in hand (a re-sort while the model reads it).
+    await page.evaluate(() => {
+      const a = document.getElementById('ctl-24000')?.parentElement;
+      const b = document.getElementById('ctl-24004')?.parentElement;
+      if (!a || !b) throw new Error('no such cells');
+      [a.style.left, b.style.left] = [b.style.left, a.style.left];
+    });
+    const moved = await page.locator('#ctl-24004').boundingBox();
+    assert.ok(moved);
+    const k = shot.frame.geometry.image.width / shot.frame.geometry.css.width;
+    const at = { x: (moved.x + moved.width / 2) * k, y: (moved.y + moved.height / 2) * k };
+    const r = await session.click({ frame: shot.frame.id, ...at });
+    assert.notEqual(r.verdict, 'OK', r.message);
+    assert.match(JSON.stringify(r.hitAtCapture), /B24000/, 'the frame still knows what the point held');
+    assert.match(JSON.stringify(r.hitNow), /B24004/);
+    await new Promise((done) => setTimeout(done, 300));
+    assert.deepEqual(await srv.hits({ run: 'moved', type: 'click' }), [], 'nothing was clicked');
+  });
 });

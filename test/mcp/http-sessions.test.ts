@@ -132,6 +132,61 @@ describe('sessions over streamable HTTP', () => {
     }
   });
 
+  test('a dialog raised in one session and a tab opened in another, at once, stay in the session that raised them', async () => {
+    const [a, b] = await Promise.all([connect(server.endpoint), connect(server.endpoint)]);
+    try {
+      await Promise.all([
+        call(a, 'browser_navigate', { url: srv.url('/rw/dialogs', { run: 'dlg-a' }) }),
+        call(b, 'browser_navigate', { url: srv.url('/rw/tabs', { run: 'tab-b' }) }),
+      ]);
+      type Shot = { frame: { id: string; image: { width: number } } };
+      const [fa, fb] = (
+        await Promise.all([call(a, 'browser_screenshot'), call(b, 'browser_screenshot')])
+      ).map((r) => sc<Shot>(r).frame);
+      type Effects = {
+        verdict: string;
+        message: string;
+        dialog?: { type: string };
+        newTab?: { url: string };
+      };
+      // "Delete TCK-7741" (a confirm) on A's page and "Open in new tab" on B's sit at the same CSS point.
+      const at = (f: Shot['frame']) => ({
+        frame: f.id,
+        x: 652 * (f.image.width / 1280),
+        y: 108 * (f.image.width / 1280),
+      });
+      const [ra, rb] = (
+        await Promise.all([
+          call(a, 'browser_click', at(fa as Shot['frame'])),
+          call(b, 'browser_click', at(fb as Shot['frame'])),
+        ])
+      ).map((r) => sc<Effects>(r));
+      assert.equal(ra?.dialog?.type, 'confirm', ra?.message);
+      assert.equal(ra?.newTab, undefined);
+      assert.match(rb?.newTab?.url ?? '', /do=open-tab/, rb?.message);
+      assert.equal(rb?.dialog, undefined);
+      // B has no dialog to answer, and A's tab list did not grow.
+      const none = sc<{ error: { code: string } }>(await call(b, 'browser_handle_dialog', { accept: true }));
+      assert.equal(none.error.code, 'NO_DIALOG');
+      const tabs = async (c: Client) =>
+        sc<{ tabs: unknown[] }>(await call(c, 'browser_tabs', { action: 'list' })).tabs.length;
+      assert.equal(await tabs(b), 2);
+      assert.equal(
+        sc<{ verdict: string }>(await call(a, 'browser_handle_dialog', { accept: true })).verdict,
+        'OK',
+      );
+      assert.equal(await tabs(a), 1);
+      const [deleted] = await srv.waitForActions(1, { run: 'dlg-a' });
+      assert.deepEqual([deleted?.do, deleted?.id], ['delete', 'TCK-7741']);
+      assert.deepEqual(
+        (await srv.waitForActions(1, { run: 'tab-b' })).map((x) => x.do),
+        ['open-tab'],
+      );
+    } finally {
+      await Promise.all([a, b].map((c) => end(c)));
+    }
+  });
+
   test('malformed JSON, a body over 1 MiB and Origin: null are refused with their codes; the server serves on', async () => {
     const bad = await rawPost(server.endpoint, '{"jsonrpc": "2.0", "id": 1, "method": ');
     assert.deepEqual([bad.status, bad.json.error?.code], [400, -32700]);

@@ -76,6 +76,44 @@ describe('a Playwright browser server (--browser-endpoint)', () => {
   });
 });
 
+describe('real-library pages through a browser server', () => {
+  test('a link inside a cross-site iframe (its own process) and a Shoelace button in a shadow root: each lands, named', async () => {
+    const server = await browserServer(await freePort());
+    const mcp = await startStdio(['--browser-endpoint', server.wsEndpoint(), '--device-scale-factor', '2']);
+    try {
+      await mcp.call('browser_navigate', { url: srv.url('/rw/frames', { run: 'remote-frames' }) });
+      await new Promise((done) => setTimeout(done, 500));
+      let f = await frameOf(mcp);
+      // The cross-site frame's "Delete" of TCK-7741, at (1175, 351) 49×21 CSS px at 1280×800.
+      type Report = { verdict: string; message: string; landed?: { frame?: string; context?: string } };
+      const inFrame = structured<Report>(
+        await mcp.call('browser_click', { frame: f.id, ...imagePx(f, { x: 1199, y: 361 }) }),
+      );
+      assert.equal(inFrame.verdict, 'OK', inFrame.message);
+      assert.ok(inFrame.landed?.frame, 'landed names an element inside the iframe');
+      const [del] = await srv.waitForActions(1, { run: 'remote-frames' });
+      assert.deepEqual(
+        [del?.do, del?.id, del?.frame, del?.hostname],
+        ['delete', 'TCK-7741', 'cross', 'localhost'],
+      );
+
+      await mcp.call('browser_navigate', { url: srv.url('/rw/components', { run: 'remote-sl' }) });
+      await new Promise((done) => setTimeout(done, 500));
+      f = await frameOf(mcp);
+      // TCK-7736's sl-button "Open" (a link inside its shadow root), at (1079, 92.5) 55×30 CSS px.
+      const open = structured<Report>(
+        await mcp.call('browser_click', { frame: f.id, ...imagePx(f, { x: 1107, y: 107 }) }),
+      );
+      assert.equal(open.verdict, 'OK', open.message);
+      const [opened] = await srv.waitForActions(1, { run: 'remote-sl' });
+      assert.deepEqual([opened?.do, opened?.id], ['open', 'TCK-7736']);
+    } finally {
+      await mcp.close();
+      await server.close().catch(() => {});
+    }
+  });
+});
+
 describe('a user’s Chromium over CDP', () => {
   test('--isolated acts in a context of its own; without it, in the user’s tab; neither closes the user’s tab', async () => {
     const chrome = await startAttachedBrowser(['--force-device-scale-factor=1.5']);

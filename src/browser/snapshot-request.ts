@@ -1,0 +1,88 @@
+import type { Protocol } from 'devtools-protocol';
+import { BrowserError } from './errors.js';
+import type { PageDriver } from './page-driver.js';
+import { placed } from './remote-frames.js';
+import { type FrameSnapshot, SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
+
+type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
+type Box = { x: number; y: number; width: number; height: number };
+
+/** How long a snapshot may take once its image is answered (a 50 000-element page takes 2–4 s). */
+const SNAPSHOT_BUDGET_MS = 30_000;
+
+const SNAPSHOT_PARAMS = {
+  computedStyles: [...SNAPSHOT_STYLES],
+  includePaintOrder: true,
+  includeDOMRects: true,
+};
+
+export interface SnapshotRequest {
+  /** The page's and its cross-site iframes' documents as one index; see Capture.snapshot. */
+  index: Promise<SnapshotIndex>;
+}
+
+/**
+ * Asks the page and each of its cross-site iframes (`remote`, sessions of their own) for a DOM snapshot,
+ * and returns once every request is on its way to its page, not when the snapshots are written. Each
+ * session's browser end answers Target.getTargetInfo itself, after it passed the snapshot request on: what
+ * the agent does once it has the image reaches every document behind its snapshot.
+ *
+ * @param view the viewport the image shows, page CSS px; its scroll must still hold in the snapshot.
+ */
+export async function requestSnapshot(
+  driver: PageDriver,
+  remote: PageDriver[],
+  view: Box,
+  cssContentWidth: number,
+  ackBudgetMs: number,
+): Promise<SnapshotRequest> {
+  const ask = (d: PageDriver) => {
+    const p = d.send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, SNAPSHOT_BUDGET_MS);
+    p.catch(() => {});
+    return p;
+  };
+  const page = ask(driver);
+  // A busy iframe must not cost the whole frame: without its document, its points are the iframe.
+  const frames = remote.map((d) => ({ driver: d, snapshot: ask(d).catch(() => null) }));
+  await Promise.all(
+    [driver, ...remote].map((d) => d.send('Target.getTargetInfo', {}, ackBudgetMs).catch(() => {})),
+  );
+  const index = indexOf(driver, page, frames, view, cssContentWidth);
+  // Whoever reads the frame awaits it; one that nobody reads must not end the process when it fails.
+  index.catch(() => {});
+  return { index };
+}
+
+async function indexOf(
+  driver: PageDriver,
+  page: Promise<Snapshot>,
+  frames: Array<{ driver: PageDriver; snapshot: Promise<Snapshot | null> }>,
+  view: Box,
+  cssContentWidth: number,
+): Promise<SnapshotIndex> {
+  const [snap, remote] = await Promise.all([
+    page,
+    Promise.all(
+      frames.map(async (f) => {
+        const snapshot = await f.snapshot;
+        // Which <iframe> shows it is asked of the page, once its own snapshot is written.
+        const at = snapshot ? await placed(driver, f.driver) : null;
+        return at && snapshot ? { ownerBackendNodeId: at.ownerBackendNodeId, snapshot } : null;
+      }),
+    ),
+  ]);
+  const doc = snap.documents[0];
+  const devicePerCss = doc?.contentWidth && cssContentWidth ? doc.contentWidth / cssContentWidth : 1;
+  const frameSnaps: FrameSnapshot[] = remote
+    .filter((f): f is { ownerBackendNodeId: number; snapshot: Snapshot } => f !== null)
+    .map((f) => ({ ...f, devicePerCss }));
+  const index = new SnapshotIndex(snap, devicePerCss, frameSnaps, view);
+  if (Math.abs(view.x - index.scroll.x) >= 1 || Math.abs(view.y - index.scroll.y) >= 1) {
+    throw new BrowserError(
+      'CAPTURE_FAILED',
+      `The page scrolled from (${view.x}, ${view.y}) to (${index.scroll.x}, ${index.scroll.y}) CSS px right after the screenshot, so trueclick could not read what it showed`,
+      'Take a new screenshot once the page holds still.',
+    );
+  }
+  return index;
+}
