@@ -1,6 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { findChromium } from './chromium-path.js';
 import { BrowserError } from './errors.js';
+import { frontPage } from './front-tab.js';
 import { PageDriver } from './page-driver.js';
 import { type BlockedRequest, enforceOrigins, type UrlPolicy } from './url-policy.js';
 
@@ -260,7 +261,7 @@ async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
 
 /**
  * Attaches to a running Chromium over CDP. Without `isolated` the user's own tabs are used (the one in
- * front: the last visible and focused page, in headless every page counts as such) and never closed by us.
+ * front, see frontPage) and never closed by us.
  */
 async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
   const endpoint = opts.cdpEndpoint ?? '';
@@ -280,7 +281,7 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
     return contextOn(browser, opts, (context) => context.close(), metrics);
   }
   const context = browser.contexts()[0] ?? (await browser.newContext());
-  const page: Page = (await frontPage(context)) ?? (await context.newPage());
+  const page: Page = (await frontPage(context, endpoint)) ?? (await context.newPage());
   // A tab in the background does not paint, and its screenshot waits for a frame that never comes (seen
   // when another client's context had the front): the tab we act on is the one in front.
   await page.bringToFront().catch(() => {});
@@ -305,15 +306,4 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
       await Promise.all(drivers.map((d) => d.detach()));
     },
   };
-}
-
-/** The tab the user is looking at: visible and focused (the last such), else the last open one. */
-async function frontPage(context: BrowserContext): Promise<Page | undefined> {
-  const pages = context.pages();
-  const looks = await Promise.all(
-    pages.map((p) =>
-      p.evaluate(() => document.visibilityState === 'visible' && document.hasFocus()).catch(() => false),
-    ),
-  );
-  return pages.filter((_, i) => looks[i]).at(-1) ?? pages.at(-1);
 }

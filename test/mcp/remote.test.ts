@@ -129,8 +129,10 @@ describe('a user’s Chromium over CDP', () => {
       } finally {
         await isolated.close();
       }
-      // The user looks at this tab (a tab opened over CDP, or one left when another closed, is not
-      // necessarily the one in front).
+      // The user opened another tab after it, then went back to this one: in headless every tab reports
+      // itself visible and focused, so only the browser's own order of activity tells which is in front.
+      const other = await chrome.context.newPage();
+      await other.goto(srv.url('/approve', { run: 'other-tab' }));
       await mine.bringToFront();
       const shared = await startStdio(['--cdp-endpoint', chrome.endpoint]);
       try {
@@ -139,6 +141,7 @@ describe('a user’s Chromium over CDP', () => {
         const r = await shared.call('browser_click', { frame: f.id, ...imagePx(f, { x: 1102, y: 636 }) });
         assert.equal(structured<{ verdict: string }>(r).verdict, 'OK', text(r));
         assert.equal((await srv.waitForHits(1, { run: 'users-tab', type: 'click' }))[0]?.id, 'approve');
+        assert.equal(srv.hits({ run: 'other-tab' }).length, 0, 'nothing reached the other tab');
       } finally {
         await shared.close();
       }
