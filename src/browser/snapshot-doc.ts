@@ -249,24 +249,67 @@ export class SnapshotDoc implements TreeView<number> {
     const li = this.layoutIndexOf(ni);
     return li === undefined ? undefined : this.box(li);
   }
-  /** Untransformed width and height (offsetWidth/Height), CSS px; undefined for text boxes. */
+  /** Untransformed width and height (offsetWidth/Height), CSS px; undefined for text boxes and unmeasured ones. */
   offsetSizeOf(ni: number): { width: number; height: number } | undefined {
     const li = this.layoutIndexOf(ni);
     if (li === undefined) return undefined;
-    // Unlike bounds, offset and client rects come in CSS px whatever the scale factor (seen at a real DSF 2).
     const width = this.layout.offset[li * 2] ?? Number.NaN;
     const height = this.layout.offset[li * 2 + 1] ?? Number.NaN;
     return Number.isNaN(width) ? undefined : { width, height };
   }
-  /** The box inside borders and scrollbars (clientLeft/Top/Width/Height), in CSS px of this document. */
+  /** The box inside borders and scrollbars (clientLeft/Top/Width/Height) as measured, CSS px of this document. */
   clientBoxOf(ni: number): Box | undefined {
     const li = this.layoutIndexOf(ni);
     if (li === undefined) return undefined;
     const c = this.layout.client.subarray(li * 4, li * 4 + 4);
-    if (Number.isNaN(c[0])) return undefined;
+    if (Number.isNaN(c[0])) return this.paddingBoxOf(ni);
     const b = this.box(li);
     const [cl = 0, ct = 0, cw = 0, ch = 0] = c;
     return { x: b.x + cl, y: b.y + ct, width: cw, height: ch };
+  }
+  /** The box inside borders (scrollbars included), CSS px of this document. */
+  paddingBoxOf(ni: number): Box | undefined {
+    const b = this.boundsOf(ni);
+    if (!b) return undefined;
+    const l = this.px(ni, 'border-left-width');
+    const t = this.px(ni, 'border-top-width');
+    const width = Math.max(0, b.width - l - this.px(ni, 'border-right-width'));
+    const height = Math.max(0, b.height - t - this.px(ni, 'border-bottom-width'));
+    return { x: b.x + l, y: b.y + t, width, height };
+  }
+  /**
+   * Kept elements whose checks need what the snapshot does not hold (asking Chromium for every box's
+   * offset and client rects costs it a second on a 50 000-element page): offsetWidth/Height of what lies
+   * under a transform, clientLeft/Top/Width/Height of a box that can scroll. Measured live, right after.
+   */
+  toMeasure(): number[] {
+    const out: number[] = [];
+    const underTransform = new Map<number, boolean>();
+    const transformed = (n: number | null): boolean => {
+      if (n === null) return false;
+      const known = underTransform.get(n);
+      if (known !== undefined) return known;
+      const t = this.styleOfNode(n, 'transform');
+      const v = (t !== '' && t !== 'none') || transformed(this.parent(n));
+      underTransform.set(n, v);
+      return v;
+    };
+    for (const ni of this.layoutOf.keys()) {
+      if (this.nodeType(ni) !== ELEMENT_NODE || this.isPseudo(ni)) continue;
+      const scrolls = [this.styleOfNode(ni, 'overflow-x'), this.styleOfNode(ni, 'overflow-y')].some(
+        (o) => o === 'auto' || o === 'scroll' || o === 'overlay',
+      );
+      if (scrolls || transformed(ni)) out.push(ni);
+    }
+    return out;
+  }
+  /** What toMeasure's element measured live: offsetWidth/Height (negative: none), clientLeft/Top/Width/Height. */
+  measured(ni: number, m: readonly number[]): void {
+    const li = this.layoutIndexOf(ni);
+    if (li === undefined || m.length < 6) return;
+    const [ow = -1, oh = -1, ...client] = m;
+    if (ow >= 0 && oh >= 0) this.layout.offset.set([ow, oh], li * 2);
+    this.layout.client.set(client.slice(0, 4), li * 4);
   }
   px(ni: number, name: (typeof SNAPSHOT_STYLES)[number]): number {
     return Number.parseFloat(this.styleOfNode(ni, name)) || 0;

@@ -3,6 +3,7 @@ import { BrowserError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
 import { placed } from './remote-frames.js';
 import { type FrameSnapshot, SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
+import { measureKept } from './snapshot-measure.js';
 
 type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
 type Box = { x: number; y: number; width: number; height: number };
@@ -13,8 +14,13 @@ const SNAPSHOT_BUDGET_MS = 30_000;
 const SNAPSHOT_PARAMS = {
   computedStyles: [...SNAPSHOT_STYLES],
   includePaintOrder: true,
-  includeDOMRects: true,
+  // Offset and client rects of every box cost Chromium a second on a 50 000-element page; the few a
+  // check needs are measured live instead (snapshot-measure.ts).
+  includeDOMRects: false,
 };
+
+/** How long measuring the kept scroll boxes and transformed elements may take. */
+const MEASURE_BUDGET_MS = 3_000;
 
 export interface SnapshotRequest {
   /** The page's and its cross-site iframes' documents as one index; see Capture.snapshot. */
@@ -84,5 +90,14 @@ async function indexOf(
       'Take a new screenshot once the page holds still.',
     );
   }
+  await measureKept(
+    index,
+    (frameId) => {
+      const remote = frames.find((f) => f.driver.mainFrameId === frameId)?.driver;
+      if (remote) return { driver: remote, frameId };
+      return { driver, frameId: frameId || driver.mainFrameId };
+    },
+    MEASURE_BUDGET_MS,
+  );
   return index;
 }

@@ -13,6 +13,8 @@ export const SNAPSHOT_STYLES = [
   'display',
   'border-left-width',
   'border-top-width',
+  'border-right-width',
+  'border-bottom-width',
   'padding-left',
   'padding-top',
   'overflow-x',
@@ -32,9 +34,9 @@ export interface LayoutTable {
   /** x, y, width, height in snapshot units. */
   bounds: Float64Array;
   paint: Int32Array;
-  /** offsetWidth, offsetHeight (CSS px); NaN where the box has none. */
+  /** offsetWidth, offsetHeight (CSS px); NaN where the box has none or it was not measured. */
   offset: Float64Array;
-  /** clientLeft, clientTop, clientWidth, clientHeight (CSS px); NaN where the box has none. */
+  /** clientLeft, clientTop, clientWidth, clientHeight (CSS px); NaN where not measured. */
   client: Float64Array;
 }
 

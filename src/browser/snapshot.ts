@@ -127,6 +127,13 @@ export class SnapshotIndex {
     return this.placements.reduce((n, p) => n + p.doc.layoutCount, 0);
   }
 
+  /** Per document, the kept elements to measure live (SnapshotDoc.toMeasure). */
+  toMeasure(): Array<{ doc: SnapshotDoc; nodes: number[] }> {
+    return this.placements
+      .map((p) => ({ doc: p.doc, nodes: p.doc.toMeasure() }))
+      .filter((m) => m.nodes.length > 0);
+  }
+
   get scroll(): { x: number; y: number } {
     return this.main?.doc.scroll ?? { x: 0, y: 0 };
   }
@@ -271,8 +278,8 @@ export class SnapshotIndex {
 /**
  * What an ancestor with overflow other than visible does to this point of the element: rows scrolled out
  * of a list box keep their layout boxes in the snapshot, but the live hit-test never reaches them
- * ('clipped'); a point on the box's own scrollbar or border reaches the box itself (its node index). A
- * fixed element escapes its ancestors' overflow. Null: nothing in the way.
+ * ('clipped'); a point on the box's own scrollbar reaches the box itself (its node index). A fixed element
+ * escapes its ancestors' overflow. Null: nothing in the way.
  */
 function clipAt(d: SnapshotDoc, ni: number, x: number, y: number): number | 'clipped' | null {
   let hit: number | null = null;
@@ -287,8 +294,10 @@ function clipAt(d: SnapshotDoc, ni: number, x: number, y: number): number | 'cli
     if ((ox && ox !== 'visible') || (oy && oy !== 'visible')) {
       const b = d.boundsOf(a);
       if (b && !inside(b, x, y)) return 'clipped';
+      // Chromium clips hits at the border box: on the box's border a point still reaches what lies beneath.
+      const p = d.paddingBoxOf(a);
       const c = d.clientBoxOf(a);
-      if (c && !inside(c, x, y)) hit = a;
+      if (p && c && inside(p, x, y) && !inside(c, x, y)) hit = a;
     }
   }
   return hit;
