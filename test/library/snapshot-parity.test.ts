@@ -44,6 +44,8 @@ describe('the frame and the live hit test name the same element at every point o
     { path: '/rw/scroll', boxes: '*' },
     { path: '/scrollbar', boxes: 'body' },
     { path: '/boxes', boxes: '.scroller, #tilted, #inner, #tilted-button, #skewed-button' },
+    { path: '/rw/frames', boxes: '#frame-same, #frame-cross' },
+    { path: '/rw/components', boxes: '#row-TCK-7736 sl-button, #row-TCK-7736 sl-checkbox' },
   ];
   for (const { path, boxes } of pages) {
     test(path, async () => {
