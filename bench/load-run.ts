@@ -40,6 +40,8 @@ export interface LoadResult {
   /** Tool calls sent, and those that came back with an error (or never came back). */
   calls: number;
   failedCalls: number;
+  /** What the first failed calls answered. */
+  errors: string[];
   /** Clicks trueclick reported OK. */
   clicksOk: number;
   /** Clicks the pages recorded, and recorded by a page of another session. */
@@ -85,6 +87,8 @@ interface Frame {
 
 interface AgentTally {
   failed: number;
+  /** What the failed calls answered (or threw), the first few. */
+  errors: string[];
   ok: number;
   wrongFrames: number;
   cycle: number[];
@@ -94,27 +98,41 @@ interface AgentTally {
 
 /** One agent: its own page, then `cycles` of screenshot + guarded click on Approve. */
 async function agent(endpoint: string, run: string, url: string, o: LoadOptions): Promise<AgentTally> {
-  const t: AgentTally = { failed: 0, ok: 0, wrongFrames: 0, cycle: [], screenshot: [], click: [] };
+  const t: AgentTally = {
+    failed: 0,
+    errors: [],
+    ok: 0,
+    wrongFrames: 0,
+    cycle: [],
+    screenshot: [],
+    click: [],
+  };
+  const failed = (call: string, r: CallToolResult | Error | null) => {
+    t.failed++;
+    const what = r instanceof Error ? r.message : JSON.stringify(r?.structuredContent ?? r?.content);
+    if (t.errors.length < 3) t.errors.push(`${call}: ${(what ?? 'no answer').slice(0, 300)}`);
+  };
   const s = await open(endpoint);
   try {
     const nav = await s.call('browser_navigate', { url });
     if (nav.isError) throw new Error(`navigate failed: ${JSON.stringify(nav.content).slice(0, 300)}`);
     for (let i = 0; i < o.cycles; i++) {
       const t0 = performance.now();
-      const shot = await s.call('browser_screenshot').catch(() => null);
+      const shot = await s.call('browser_screenshot').catch((err: Error) => err);
       const t1 = performance.now();
-      const frame = (shot?.structuredContent as { frame?: Frame } | undefined)?.frame;
-      if (!shot || shot.isError || !frame) {
-        t.failed++;
+      const frame =
+        shot instanceof Error ? undefined : (shot.structuredContent as { frame?: Frame } | undefined)?.frame;
+      if (shot instanceof Error || shot.isError || !frame) {
+        failed('browser_screenshot', shot);
         continue;
       }
       if (!frame.url?.includes(`run=${run}`)) t.wrongFrames++;
       const k = { x: frame.image.width / frame.css.width, y: frame.image.height / frame.css.height };
       const click = await s
         .call('browser_click', { frame: frame.id, x: APPROVE.x * k.x, y: APPROVE.y * k.y })
-        .catch(() => null);
+        .catch((err: Error) => err);
       const t2 = performance.now();
-      if (!click || click.isError) t.failed++;
+      if (click instanceof Error || click.isError) failed('browser_click', click);
       else if ((click.structuredContent as { verdict?: string } | undefined)?.verdict === 'OK') t.ok++;
       t.screenshot.push(t1 - t0);
       t.click.push(t2 - t1);
@@ -200,6 +218,7 @@ export async function runLoad(pages: FixtureServer, o: LoadOptions): Promise<Loa
       cycles: o.cycles,
       calls: 2 * expected,
       failedCalls: tallies.reduce((n, t) => n + t.failed, 0),
+      errors: tallies.flatMap((t) => t.errors).slice(0, 5),
       clicksOk: okClicks,
       rounds: o.rounds ?? 1,
       recorded,
@@ -230,5 +249,6 @@ export function loadReport(r: LoadResult): string {
     `  cycle ${ms(r.cycleMs)}; screenshot ${ms(r.screenshotMs)}; click ${ms(r.clickMs)}`,
     `  server memory (Pss) ${mb(r.serverRssMB)}${r.rounds > 1 ? `; after each round ${r.serverRssByRound.map((x) => x.toFixed(0)).join(', ')} MB` : ''}`,
     r.engine === 'local' ? `  browser memory (Pss) ${mb(r.browserRssMB)}` : '  browser: remote (not counted)',
+    ...r.errors.map((e) => `  failed: ${e}`),
   ].join('\n');
 }
