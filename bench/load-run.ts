@@ -109,7 +109,12 @@ async function agent(endpoint: string, run: string, url: string, o: LoadOptions)
   };
   const failed = (call: string, r: CallToolResult | Error | null) => {
     t.failed++;
-    const what = r instanceof Error ? r.message : JSON.stringify(r?.structuredContent ?? r?.content);
+    const cause =
+      r instanceof Error ? (r.cause as { code?: string; message?: string } | undefined) : undefined;
+    const what =
+      r instanceof Error
+        ? `${r.message}${cause ? ` (${cause.code ?? cause.message})` : ''}`
+        : JSON.stringify(r?.structuredContent ?? r?.content);
     if (t.errors.length < 3) t.errors.push(`${call}: ${(what ?? 'no answer').slice(0, 300)}`);
   };
   const s = await open(endpoint);

@@ -7,6 +7,9 @@ import { SharedBrowser } from '../browser/shared-browser.js';
 import { giveBackMemorySoon } from './give-back.js';
 import { createMcpServer } from './server.js';
 
+/** How long an idle keep-alive connection stays open, ms. */
+const KEEP_ALIVE_MS = 65_000;
+
 export interface HttpOptions {
   port: number;
   host?: string;
@@ -216,6 +219,10 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
       deny(res, 500, (err as Error).message);
     }
   }) as HttpServer;
+  // Node closes an idle keep-alive socket after 5 s; a client that sends on it at that moment (fetch keeps it
+  // 4 s, later when its event loop lags under load) gets "fetch failed". Idle sockets stay a minute.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
   // Sessions nobody used for idleMs end, and their contexts with them.
   const sweep =
