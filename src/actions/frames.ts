@@ -63,10 +63,10 @@ export class FrameStore {
   }
 
   /**
-   * The frame, once its snapshot is read, if it still describes the page in the tab; otherwise a refusal
-   * that says what to do.
+   * The frame, once its snapshot is read, if it still describes the page in the tab then (`now`, read after
+   * the wait: the page may have moved on meanwhile); otherwise a refusal that says what to do.
    */
-  async get(id: string, page: { url: string; loaderId: string; tab: number }): Promise<FrameRecord> {
+  async get(id: string, now: () => { url: string; loaderId: string; tab: number }): Promise<FrameRecord> {
     const entry = this.frames.get(id);
     const rec = entry?.info;
     const n = /^f(\d+)$/.exec(id);
@@ -87,6 +87,8 @@ export class FrameStore {
         'frame',
       );
     }
+    const ready = await entry.ready.catch((err: Error) => err);
+    const page = now();
     if (rec.tab !== page.tab) {
       throw new ActionError(
         'FRAME_OTHER_TAB',
@@ -103,16 +105,15 @@ export class FrameStore {
         'frame',
       );
     }
-    try {
-      return await entry.ready;
-    } catch (err) {
+    if (ready instanceof Error) {
       throw new ActionError(
         'FRAME_VOID',
-        `Frame ${id} can no longer be used: trueclick could not read the page behind it (${(err as Error).message}).`,
+        `Frame ${id} can no longer be used: trueclick could not read the page behind it (${ready.message}).`,
         'Take a new screenshot (browser_screenshot) and read the point off that one.',
         'frame',
       );
     }
+    return ready;
   }
 
   /** Voids the frames of one tab (it closed). */

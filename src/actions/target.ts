@@ -44,7 +44,7 @@ export function targetFields(req: ClickRequest): TargetRequest {
 
 /** A frame by id, if it still shows what the context's tab shows (else the refusal that says why). */
 export function frameIn(ctx: ActionContext, id: string): Promise<FrameRecord> {
-  return ctx.frames.get(id, { url: ctx.driver.url, loaderId: ctx.driver.loaderId, tab: ctx.tab });
+  return ctx.frames.get(id, () => ({ url: ctx.driver.url, loaderId: ctx.driver.loaderId, tab: ctx.tab }));
 }
 
 export async function resolveTarget(ctx: ActionContext, req: ClickRequest): Promise<Resolved> {
