@@ -98,9 +98,9 @@ export async function measurePageSize(ctx: Ctx): Promise<Section> {
         });
       const kept = async () => lib.frame((await lib.screenshot()).frame.id);
       await kept();
-      const before = heldMB();
+      const before = await heldMB();
       for (let i = 0; i < 10; i++) await kept();
-      const perFrame = (heldMB() - before) / 10;
+      const perFrame = ((await heldMB()) - before) / 10;
       {
         const key = `pagesize.${size.label}.trueclick`;
         out.measures.push({

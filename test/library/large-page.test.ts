@@ -31,10 +31,10 @@ describe('a page of about 56 000 elements', () => {
       return (await session.frame(shot.frame.id)).capture.snapshot;
     };
     await kept();
-    const before = heldMB();
+    const before = await heldMB();
     const shots = 10;
     for (let i = 0; i < shots; i++) await kept();
-    const perFrame = (heldMB() - before) / shots;
+    const perFrame = ((await heldMB()) - before) / shots;
     assert.ok(perFrame <= 5, `each kept frame costs ${perFrame.toFixed(1)} MB`);
     t.diagnostic(`${perFrame.toFixed(2)} MB per kept frame`);
     const boxes = (await kept()).layoutKept;
@@ -42,7 +42,7 @@ describe('a page of about 56 000 elements', () => {
     // 30 frames of a small page push every large one out: their memory is given back.
     await session.navigate(srv.url('/approve', { run: 'small' }));
     for (let i = 0; i < 31; i++) await kept();
-    const rotated = heldMB();
+    const rotated = await heldMB();
     assert.ok(
       rotated < before + 10,
       `after the frames rotated out the heap is ${rotated.toFixed(0)} MB (was ${before.toFixed(0)})`,
