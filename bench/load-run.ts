@@ -107,15 +107,15 @@ async function agent(endpoint: string, run: string, url: string, o: LoadOptions)
     screenshot: [],
     click: [],
   };
-  const failed = (call: string, r: CallToolResult | Error | null) => {
+  const failed = (call: string, r: CallToolResult | Error) => {
     t.failed++;
     const cause =
       r instanceof Error ? (r.cause as { code?: string; message?: string } | undefined) : undefined;
     const what =
       r instanceof Error
         ? `${r.message}${cause ? ` (${cause.code ?? cause.message})` : ''}`
-        : JSON.stringify(r?.structuredContent ?? r?.content);
-    if (t.errors.length < 3) t.errors.push(`${call}: ${(what ?? 'no answer').slice(0, 300)}`);
+        : JSON.stringify(r.structuredContent ?? r.content);
+    if (t.errors.length < 3) t.errors.push(`${call}: ${what.slice(0, 300)}`);
   };
   const s = await open(endpoint);
   try {

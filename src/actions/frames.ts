@@ -68,9 +68,8 @@ export class FrameStore {
    */
   async get(id: string, now: () => { url: string; loaderId: string; tab: number }): Promise<FrameRecord> {
     const entry = this.frames.get(id);
-    const rec = entry?.info;
     const n = /^f(\d+)$/.exec(id);
-    if (!rec && n && Number(n[1]) < this.next) {
+    if (!entry && n && Number(n[1]) < this.next) {
       throw new ActionError(
         'FRAME_VOID',
         `Frame ${id} can no longer be used: ${this.voided.get(id) ?? this.voidReason}.`,
@@ -78,7 +77,7 @@ export class FrameStore {
         'frame',
       );
     }
-    if (!entry || !rec) {
+    if (!entry) {
       const known = [...this.frames.keys()];
       throw new ActionError(
         'UNKNOWN_FRAME',
@@ -87,6 +86,7 @@ export class FrameStore {
         'frame',
       );
     }
+    const rec = entry.info;
     const ready = await entry.ready.catch((err: Error) => err);
     const page = now();
     if (rec.tab !== page.tab) {

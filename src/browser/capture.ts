@@ -3,7 +3,7 @@ import { BrowserError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
 import { remoteDrivers } from './remote-frames.js';
 import type { SnapshotIndex } from './snapshot.js';
-import { requestSnapshot } from './snapshot-request.js';
+import { requestSnapshot, sameScroll } from './snapshot-request.js';
 
 export interface CaptureOptions {
   /** Long edge of the sent image, px; 0 = full device resolution. */
@@ -98,9 +98,6 @@ export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): 
     'Wait for the page to settle (or stop its scrolling) and call browser_screenshot again.',
   );
 }
-
-const sameScroll = (a: { x: number; y: number }, b: { x: number; y: number }) =>
-  Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1;
 
 /** One capture, or null when the page scrolled while the image was taken (the clip would mix two positions). */
 async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture | null> {

@@ -22,6 +22,10 @@ const SNAPSHOT_PARAMS = {
 /** How long measuring the kept scroll boxes and transformed elements may take. */
 const MEASURE_BUDGET_MS = 3_000;
 
+/** Two scroll offsets (CSS px) that show the same part of the page. */
+export const sameScroll = (a: { x: number; y: number }, b: { x: number; y: number }) =>
+  Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1;
+
 export interface SnapshotRequest {
   /** The page's and its cross-site iframes' documents as one index; see Capture.snapshot. */
   index: Promise<SnapshotIndex>;
@@ -83,7 +87,7 @@ async function indexOf(
     .filter((f): f is { ownerBackendNodeId: number; snapshot: Snapshot } => f !== null)
     .map((f) => ({ ...f, devicePerCss }));
   const index = new SnapshotIndex(snap, devicePerCss, frameSnaps, view);
-  if (Math.abs(view.x - index.scroll.x) >= 1 || Math.abs(view.y - index.scroll.y) >= 1) {
+  if (!sameScroll(view, index.scroll)) {
     throw new BrowserError(
       'CAPTURE_FAILED',
       `The page scrolled from (${view.x}, ${view.y}) to (${index.scroll.x}, ${index.scroll.y}) CSS px right after the screenshot, so trueclick could not read what it showed`,

@@ -1,28 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { findChromium } from '../../src/browser/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
-import { ActionError, TrueclickSession, trueclickForPage } from '../../src/index.js';
+import { ActionError, trueclickForPage } from '../../src/index.js';
+import { librarySession } from '../helpers/library.js';
 
-let srv: FixtureServer;
-let session: TrueclickSession;
-before(async () => {
-  srv = await startFixtureServer();
-  session = new TrueclickSession({ deviceScaleFactor: 2 });
-});
-after(async () => {
-  await session?.close();
-  await srv?.close();
-});
+const ctx = librarySession({ deviceScaleFactor: 2 });
 
 describe('library: the session the MCP tools use', () => {
   test('NaN and Infinity are refused with a typed error, and nothing is clicked', async () => {
-    await session.navigate(srv.url('/approve', { run: 'nan' }));
-    const shot = await session.screenshot();
+    await ctx.session.navigate(ctx.srv.url('/approve', { run: 'nan' }));
+    const shot = await ctx.session.screenshot();
     for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
-      await assert.rejects(session.click({ frame: shot.frame.id, x: bad, y: 100 }), (err: unknown) => {
+      await assert.rejects(ctx.session.click({ frame: shot.frame.id, x: bad, y: 100 }), (err: unknown) => {
         assert.ok(err instanceof ActionError, String(err));
         assert.match(err.code, /NOT_A_NUMBER|NOT_FINITE/);
         assert.match(`${err.message} ${err.hint}`, /finite|number/i);
@@ -30,23 +21,23 @@ describe('library: the session the MCP tools use', () => {
       });
     }
     await new Promise((r) => setTimeout(r, 150));
-    assert.equal(srv.hits({ run: 'nan', type: 'click' }).length, 0);
+    assert.equal(ctx.srv.hits({ run: 'nan', type: 'click' }).length, 0);
   });
 
   test('a closed tab: the click is refused with what to do, the next call opens a new tab and says so', async () => {
-    await session.navigate(srv.url('/approve', { run: 'closed' }));
-    const shot = await session.screenshot();
-    const driver = await session.driver();
+    await ctx.session.navigate(ctx.srv.url('/approve', { run: 'closed' }));
+    const shot = await ctx.session.screenshot();
+    const driver = await ctx.session.driver();
     await driver.page.close();
     // The frame belongs to a tab that is gone: refused, never clicked somewhere else.
     await assert.rejects(
-      session.click({ frame: shot.frame.id, x: 10, y: 10 }),
+      ctx.session.click({ frame: shot.frame.id, x: 10, y: 10 }),
       /can no longer be used: the tab it shows closed/,
     );
-    assert.match(session.takeNotice() ?? '', /started a new one/);
-    await session.navigate(srv.url('/approve', { run: 'closed-2' }));
-    const again = await session.screenshot();
-    const r = await session.click({
+    assert.match(ctx.session.takeNotice() ?? '', /started a new one/);
+    await ctx.session.navigate(ctx.srv.url('/approve', { run: 'closed-2' }));
+    const again = await ctx.session.screenshot();
+    const r = await ctx.session.click({
       frame: again.frame.id,
       x: (1102 * again.frame.geometry.image.width) / 1280,
       y: (636 * again.frame.geometry.image.height) / 800,
@@ -55,11 +46,11 @@ describe('library: the session the MCP tools use', () => {
   });
 
   test('a browser that went away is relaunched on the next call, and the agent is told', async () => {
-    const driver = await session.driver();
+    const driver = await ctx.session.driver();
     await driver.page.context().browser()?.close();
-    await session.navigate(srv.url('/approve', { run: 'crashed' }));
-    assert.match(session.takeNotice() ?? '', /started a new one/);
-    const shot = await session.screenshot();
+    await ctx.session.navigate(ctx.srv.url('/approve', { run: 'crashed' }));
+    assert.match(ctx.session.takeNotice() ?? '', /started a new one/);
+    const shot = await ctx.session.screenshot();
     assert.equal(shot.frame.geometry.devicePixelRatio, 2, 'the relaunched browser keeps the session options');
   });
 
@@ -67,7 +58,7 @@ describe('library: the session the MCP tools use', () => {
     const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await page.goto(srv.url('/approve', { run: 'pw' }));
+      await page.goto(ctx.srv.url('/approve', { run: 'pw' }));
       const tc = await trueclickForPage(page);
       const shot = await tc.screenshot();
       const g = shot.frame.geometry;

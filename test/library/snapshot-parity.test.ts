@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { TrueclickSession } from '../../src/index.js';
+import { describe, test } from 'node:test';
+import { librarySession } from '../helpers/library.js';
 
 // What a frame says was under a point (its DOM snapshot, and the few sizes measured live: a scroll box's
 // scrollbars, a transformed element's own size) against Chromium's hit test at the same point, on pages
 // that hold still: wherever the two differ, the guard would refuse a good click or pass a bad one.
 
-let srv: FixtureServer;
-let session: TrueclickSession;
-before(async () => {
-  srv = await startFixtureServer();
-  session = new TrueclickSession({ deviceScaleFactor: 2 });
-});
-after(async () => {
-  await session?.close();
-  await srv?.close();
-});
+const ctx = librarySession({ deviceScaleFactor: 2 });
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -49,8 +39,8 @@ describe('the frame and the live hit test name the same element at every point o
   ];
   for (const { path, boxes } of pages) {
     test(path, async () => {
-      await session.navigate(srv.url(path, { run: `parity${path.replace(/\W/g, '-')}` }));
-      const page = (await session.driver()).page;
+      await ctx.session.navigate(ctx.srv.url(path, { run: `parity${path.replace(/\W/g, '-')}` }));
+      const page = (await ctx.session.driver()).page;
       await page.waitForTimeout(300);
       // Boxes to probe at their edges: the named ones, and (for '*') every box that can scroll.
       const probe = await page.evaluate((sel) => {
@@ -65,12 +55,12 @@ describe('the frame and the live hit test name the same element at every point o
         });
       }, boxes);
       assert.ok(probe.length > 0, `${path} has boxes to probe at their edges`);
-      const shot = await session.screenshot();
+      const shot = await ctx.session.screenshot();
       const k = shot.frame.geometry.image.width / shot.frame.geometry.css.width;
       const differ: string[] = [];
       const points = pointsFor(probe);
       for (const p of points) {
-        const r = await session.point({ frame: shot.frame.id, x: p.x * k, y: p.y * k });
+        const r = await ctx.session.point({ frame: shot.frame.id, x: p.x * k, y: p.y * k });
         const then = r.hitAtCapture;
         const now = r.hitNow;
         if (then?.nodeId !== now?.nodeId || then?.frame !== now?.frame)
