@@ -2,6 +2,7 @@ import type { LiveFacts } from '../browser/hit-test.js';
 import type { Modifier, MouseButton } from '../browser/input.js';
 import type { SnapshotElement } from '../browser/snapshot.js';
 import type { FrameRecord } from './frames.js';
+import type { PixelStage } from './pixels.js';
 import type { ActionContext, ClickRequest, Resolved } from './target.js';
 import type { ClickReport, Point } from './verdicts.js';
 
@@ -47,5 +48,7 @@ export interface Attempt {
   captured: SnapshotElement | null;
   /** What the point holds now (live hit-test), with the guard armed on it when the intent presses. */
   live: LiveFacts | null;
+  /** The pixel guard's band, when the point's element carries no identity of its own (pixels.ts). */
+  pixelStage: PixelStage | null;
   report: ClickReport;
 }

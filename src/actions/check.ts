@@ -46,6 +46,22 @@ export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null 
     x: centre(best.bounds).x - frame.geometry.scroll.x,
     y: centre(best.bounds).y - frame.geometry.scroll.y,
   };
+  return missReport(
+    a,
+    target,
+    `held ${describeHit(report.hitAtCapture)}, not ${describeHit(toHit(best.facts))}. That element`,
+  );
+}
+
+/**
+ * MISSED_TARGET for a point that was not on the described target, which the frame showed at `target` (CSS px
+ * of the viewport at capture); `said` tells what the point held and names the target ("That element" or
+ * "OCR found it"). A run of misses that fit one transform is FRAME_MISMATCH instead.
+ */
+export function missReport(a: Attempt, target: { x: number; y: number }, said: string): ClickReport {
+  const frame = a.frame as NonNullable<Attempt['frame']>;
+  const { report } = a;
+  const point = a.resolved.point;
   const offsetCss = { x: point.x - target.x, y: point.y - target.y };
   report.expectedAt = { css: target, image: toImage(frame, target), offsetCss };
   a.ctx.misses.add(target, point);
@@ -62,7 +78,7 @@ export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null 
   return {
     ...report,
     verdict: 'MISSED_TARGET',
-    message: `Not clicked: at capture the point ${fmtPoint(point)} CSS held ${describeHit(report.hitAtCapture)}, not ${describeHit(toHit(best.facts))}. That element was at image px ${fmtPoint(img)} = CSS ${fmtPoint(target)} in frame ${frame.id}: your point is ${direction(offsetCss)}. To click it: ${asSent(a, target)}, frame "${frame.id}".`,
+    message: `Not clicked: at capture the point ${fmtPoint(point)} CSS ${said} was at image px ${fmtPoint(img)} = CSS ${fmtPoint(target)} in frame ${frame.id}: your point is ${direction(offsetCss)}. To click it: ${asSent(a, target)}, frame "${frame.id}".`,
   };
 }
 

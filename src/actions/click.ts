@@ -2,6 +2,7 @@ import { release } from '../browser/hit-test.js';
 import { dispatchClick } from '../browser/input.js';
 import type { Attempt, Intent } from './attempt.js';
 import { checkPoint } from './pipeline.js';
+import { pixelSentence, pixelWindow } from './pixels.js';
 import type { ActionContext, ClickRequest } from './target.js';
 import { type ClickReport, fmtPoint } from './verdicts.js';
 import { afterDispatch, dialogInterrupted, pointSentence, watchOutcome } from './verify.js';
@@ -40,6 +41,7 @@ async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
   const intent = a.intent as ClickIntent;
   const watch = watchOutcome(a);
   report.dispatched = vp;
+  pixelWindow(a);
   let sent: Awaited<ReturnType<typeof dispatchClick>>;
   try {
     sent = await dispatchClick(driver, vp, {
@@ -58,8 +60,9 @@ async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
     };
   }
   try {
-    if (!sent.sent) return await dialogInterrupted(a, watch);
-    return await afterDispatch(a, watch);
+    const out = sent.sent ? await afterDispatch(a, watch) : await dialogInterrupted(a, watch);
+    if (out.pixels && out.verdict === 'OK') out.message += pixelSentence(out.pixels);
+    return out;
   } finally {
     watch.stop();
   }

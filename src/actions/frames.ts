@@ -19,13 +19,22 @@ export interface FrameInfo {
 /** A frame an action can check against: its DOM snapshot has been read. */
 export interface FrameRecord extends FrameInfo {
   capture: FrameInfo['capture'] & { snapshot: SnapshotIndex };
+  /**
+   * The image as captured (PNG, without marks drawn on it): the pixel guard crops what the model saw from it.
+   * Kept for the newest KEEP_IMAGES frames only; null for older ones.
+   */
+  image: Buffer | null;
 }
 
 /** A kept frame; its snapshot may still be on its way (see Capture.snapshot). */
 interface Entry {
   info: FrameInfo;
-  ready: Promise<FrameRecord>;
+  ready: Promise<Omit<FrameRecord, 'image'>>;
+  image: Buffer | null;
 }
+
+/** How many of the newest frames keep their image (~0.1–1 MB each) for the pixel guard. */
+const KEEP_IMAGES = 4;
 
 /** Frames of one session: f1, f2, … Old ones are dropped so a long session does not hoard snapshots. */
 export class FrameStore {
@@ -54,7 +63,10 @@ export class FrameStore {
     const ready = snapshot.then((s) => ({ ...info, capture: { ...kept, snapshot: s } }));
     // A frame nobody acts on may fail quietly; one that is used says why (get).
     ready.catch(() => {});
-    this.frames.set(id, { info, ready });
+    this.frames.set(id, { info, ready, image: Buffer.from(capture.base64, 'base64') });
+    let withImage = 0;
+    for (const e of [...this.frames.values()].reverse())
+      if (e.image && ++withImage > KEEP_IMAGES) e.image = null;
     for (const old of this.frames.keys()) {
       if (this.frames.size <= this.keep) break;
       this.frames.delete(old);
@@ -113,7 +125,7 @@ export class FrameStore {
         'frame',
       );
     }
-    return ready;
+    return { ...ready, image: entry.image };
   }
 
   /** Voids the frames of one tab (it closed). */

@@ -13,6 +13,8 @@ import { type Attempt, type Intent, presses } from './attempt.js';
 import { compare, missedAtCapture } from './check.js';
 import { ActionError } from './errors.js';
 import { hasSemanticExpect } from './expect.js';
+import { missedInPixels, pixelExpectText } from './pixel-expect.js';
+import { comparePixels, pixelStage } from './pixels.js';
 import { type ActionContext, type ClickRequest, resolveTarget, toImage } from './target.js';
 import type { ClickReport } from './verdicts.js';
 import { fmtPoint } from './verdicts.js';
@@ -33,11 +35,12 @@ export async function checkPoint(
   intent: Intent,
 ): Promise<{ attempt: Attempt; refusal: null } | { attempt: Attempt; refusal: ClickReport }> {
   const a = await begin(ctx, req, intent);
-  let refusal = atCapture(a);
+  let refusal = await atCapture(a);
   if (!refusal) {
     place(a);
     await holdNow(a);
     refusal = await compare(a);
+    if (!refusal && a.pixelStage) refusal = await comparePixels(a, a.pixelStage);
   }
   if (refusal) {
     if (a.live) await release(a.live);
@@ -83,20 +86,35 @@ async function begin(ctx: ActionContext, req: ClickRequest, intent: Intent): Pro
     viewport: { width: innerW, height: innerH },
     captured: null,
     live: null,
+    pixelStage: null,
     report,
   };
 }
 
-/** What the point held when the model looked, and whether that fits what the model says it meant. */
-function atCapture(a: Attempt): ClickReport | null {
+/**
+ * What the point held when the model looked, and whether that fits what the model says it meant. Where the
+ * element there carries no identity of its own (a canvas), the pixels the model saw are kept for the pixel
+ * guard, and text the model expects is read off them.
+ */
+async function atCapture(a: Attempt): Promise<ClickReport | null> {
   const { frame, resolved, report } = a;
   if (!frame) return null;
   a.captured = resolved.mark
     ? frame.capture.snapshot.findByBackendId(resolved.mark.backendNodeId, resolved.mark.frame)
     : frame.capture.snapshot.topmostAt(a.page.x, a.page.y);
   report.hitAtCapture = a.captured ? toHit(a.captured.facts) : null;
-  if (!resolved.mark && hasSemanticExpect(a.req.expect)) return missedAtCapture(a, a.req.expect);
-  return null;
+  a.pixelStage = await pixelStage(a);
+  const expect = a.req.expect;
+  if (resolved.mark || !hasSemanticExpect(expect)) return null;
+  const want = pixelExpectText(a);
+  if (a.pixelStage && want) {
+    const missed = await missedInPixels(a, a.pixelStage, want);
+    if (missed) return missed;
+    // Role and name are the element's own (the canvas's): those the DOM still answers.
+    const { text: _t, context: _c, ...rest } = expect;
+    return hasSemanticExpect(rest) ? missedAtCapture(a, rest) : null;
+  }
+  return missedAtCapture(a, expect);
 }
 
 /** The point follows the document when the page scrolled since the frame; it must still be in view. */

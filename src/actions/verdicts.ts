@@ -1,6 +1,7 @@
 import type { Difference, Hit } from '../browser/element-facts.js';
 import type { ErrorKind } from '../geometry/index.js';
 import type { Expect } from './expect.js';
+import type { PixelCheck } from './pixels.js';
 
 export type Verdict =
   | 'OK'
@@ -68,6 +69,8 @@ export interface ClickReport {
   routingOffset?: Point;
   /** STALE_TARGET: the named differences between the fingerprint at capture and now. */
   changes?: Difference[];
+  /** A point only pixels vouch for (a canvas): what the pixel guard compared, and the window it left open. */
+  pixels?: PixelCheck;
   /** The click navigated: where the page went. */
   navigation?: {
     url?: string;

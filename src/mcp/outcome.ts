@@ -115,6 +115,12 @@ export const reportShape = {
   scrollSinceFrame: cssPoint.optional(),
   routingOffset: cssPoint.optional(),
   changes: z.array(z.looseObject({})).optional().describe('STALE_TARGET: what differs since the frame.'),
+  pixels: z
+    .looseObject({})
+    .optional()
+    .describe(
+      'A point only pixels vouch for (canvas, video, anonymous box): {why, band (CSS px of the viewport at capture), changedShare (0–1), textThen, textNow, ocr, windowMs (re-read → press, ms)}.',
+    ),
   navigation: z
     .looseObject({})
     .optional()

@@ -1,0 +1,182 @@
+import { describeHit } from '../browser/element-facts.js';
+import type { Box } from '../image/draw.js';
+import { comparable, ocrEngine, readText } from '../image/ocr.js';
+import { diffGrey, greyOf, greyRegion, pngRegion } from '../image/pixel-diff.js';
+import type { Attempt } from './attempt.js';
+import type { FrameRecord } from './frames.js';
+import { bandAround, bandCss, frameScale, pixelOnly } from './pixel-band.js';
+import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
+
+// The pixel guard (for points the DOM cannot vouch for: a canvas, a video, an anonymous box). What the model
+// saw around the point is cut from the frame's own image; right before dispatch the same band is captured
+// again (a clipped capture, not a full screenshot) and compared: pixels first, then, where they changed, the
+// text OCR reads in them. The in-page guard cannot see inside pixels, so the window left open is the time
+// from this re-read to the press, which the verdict states.
+
+/** What the pixel guard compared, for the report (ClickReport.pixels). */
+export interface PixelCheck {
+  /** Why the point needed it: the element under it carries no identity of its own. */
+  why: string;
+  /** The band compared, CSS px of the viewport at capture. */
+  band: Box;
+  /** Share of the band's pixels that changed since the frame (0–1), caret blinks and antialiasing not counted. */
+  changedShare?: number;
+  /** OCR of the band in the frame, and now (read when the pixels changed or expect named text). */
+  textThen?: string;
+  textNow?: string;
+  /** Whether text was read; `unavailable` says why not. */
+  ocr: 'read' | 'not needed' | 'no text' | `unavailable: ${string}`;
+  /** ms from re-reading the band to the first input event sent: the window no guard covers. */
+  windowMs?: number;
+}
+
+/** The pixel side of one attempt, kept between its stages. */
+export interface PixelStage {
+  check: PixelCheck;
+  /** The band in the frame's image px. */
+  image: Box;
+  seen: Buffer;
+  thenText?: Promise<string>;
+  /** When the band was read again (Date.now()). */
+  readAt?: number;
+}
+
+/** Changed pixels (after filtering) below this count are noise. */
+const MIN_CHANGED = 6;
+
+/** Starts the pixel guard when the point's element carries no identity of its own and the frame kept its image. */
+export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
+  const { frame, captured } = a;
+  if (!frame || !captured || a.byMark) return null;
+  const why = pixelOnly(captured.facts);
+  if (!why) return null;
+  if (!frame.image) {
+    a.report.pixels = { why, band: { x: 0, y: 0, width: 0, height: 0 }, ocr: 'not needed' };
+    return null;
+  }
+  const withImage = frame as FrameRecord & { image: Buffer };
+  const image = await bandAround(a, withImage);
+  const check: PixelCheck = { why, band: roundBox(bandCss(frame, image)), ocr: 'not needed' };
+  a.report.pixels = check;
+  return { check, image, seen: await pngRegion(withImage.image, image) };
+}
+
+const roundBox = (b: Box): Box => ({
+  x: Math.round(b.x * 10) / 10,
+  y: Math.round(b.y * 10) / 10,
+  width: Math.round(b.width * 10) / 10,
+  height: Math.round(b.height * 10) / 10,
+});
+
+/** The band's text in the frame, read once per attempt. */
+export function textThen(s: PixelStage): Promise<string> {
+  s.thenText ??= readText(s.seen, { line: true }).then((r) => r.text);
+  return s.thenText;
+}
+
+/** The same band now, from a clipped capture at the frame's scale; the point may have followed a scroll. */
+async function bandNow(a: Attempt, s: PixelStage): Promise<Buffer> {
+  const frame = a.frame as FrameRecord;
+  const { k } = frameScale(frame);
+  const css = bandCss(frame, s.image);
+  const shift = { x: a.vp.x - a.resolved.point.x, y: a.vp.y - a.resolved.point.y };
+  const shot = await a.ctx.driver.send('Page.captureScreenshot', {
+    format: 'png',
+    clip: {
+      x: a.scrollNow.x + css.x + shift.x,
+      y: a.scrollNow.y + css.y + shift.y,
+      width: css.width,
+      height: css.height,
+      scale: k / frame.geometry.devicePixelRatio,
+    },
+    captureBeyondViewport: false,
+  });
+  return Buffer.from(shot.data, 'base64');
+}
+
+/** Now, before dispatch: do the pixels under the point still show what the model saw? */
+export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickReport | null> {
+  const frame = a.frame as FrameRecord;
+  const now = await bandNow(a, s);
+  s.readAt = Date.now();
+  const thenGrey = await greyOf(s.seen);
+  let nowGrey = await greyOf(now);
+  if (nowGrey.width !== thenGrey.width || nowGrey.height !== thenGrey.height) {
+    // Chromium rounds a clip's size at fractional scales: a pixel more or less at an edge.
+    nowGrey = await greyRegion(await padTo(now, thenGrey.width, thenGrey.height), {
+      x: 0,
+      y: 0,
+      width: thenGrey.width,
+      height: thenGrey.height,
+    });
+  }
+  const diff = diffGrey(thenGrey, nowGrey);
+  const { check } = s;
+  check.changedShare = Math.round(diff.changedShare * 10_000) / 10_000;
+  if (diff.changedPixels < MIN_CHANGED) return null;
+  const what = `the ${fmt(check.band.width)}×${fmt(check.band.height)} CSS px band under the point`;
+  const where = `Not clicked: the point ${fmtPoint(a.resolved.point)} is on ${describeHit(a.report.hitAtCapture)}, a ${check.why} whose DOM says nothing of what it shows`;
+  const engine = ocrEngine();
+  if (!engine.ok) {
+    check.ocr = `unavailable: ${engine.why}`;
+    return stale(
+      a,
+      `${where}; ${what} changed since frame ${frame.id} (${pct(diff.changedShare)} of its pixels), and its text was not read (${engine.why}).`,
+    );
+  }
+  const [then, nowText] = await Promise.all([textThen(s), readText(now, { line: true }).then((r) => r.text)]);
+  check.textThen = then;
+  check.textNow = nowText;
+  if (!comparable(then) && !comparable(nowText)) {
+    check.ocr = 'no text';
+    return stale(
+      a,
+      `${where}; ${what} changed since frame ${frame.id} (${pct(diff.changedShare)} of its pixels; OCR found no text in it).`,
+    );
+  }
+  check.ocr = 'read';
+  // The same words in changed pixels: a hover highlight or a redrawn badge, not another record.
+  if (comparable(then) === comparable(nowText)) return null;
+  return stale(
+    a,
+    `${where}; ${what} read "${then}" in frame ${frame.id}, now "${nowText}" (${pct(diff.changedShare)} of its pixels changed).`,
+  );
+}
+
+const pct = (share: number) => `${share < 0.001 && share > 0 ? '<0.1' : fmt(share * 100)}%`;
+
+function stale(a: Attempt, sentence: string): ClickReport {
+  return {
+    ...a.report,
+    verdict: 'STALE_TARGET',
+    message: `${sentence} Take a new screenshot (browser_screenshot) and find the target again.`,
+  };
+}
+
+async function padTo(png: Buffer, width: number, height: number): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const m = await sharp(png).metadata();
+  const w = m.width ?? width;
+  const h = m.height ?? height;
+  return sharp(png)
+    .extend({ right: Math.max(0, width - w), bottom: Math.max(0, height - h), extendWith: 'copy' })
+    .extract({ left: 0, top: 0, width, height })
+    .png()
+    .toBuffer();
+}
+
+/** Marks the start of dispatch: the window between the pixel re-read and the press, measured. */
+export function pixelWindow(a: Attempt): void {
+  const s = a.pixelStage;
+  if (s?.readAt !== undefined) s.check.windowMs = Date.now() - s.readAt;
+}
+
+/** What the verdict adds for a pixel target that was acted on. */
+export function pixelSentence(c: PixelCheck): string {
+  const seen =
+    c.ocr === 'read'
+      ? `its pixels changed (${pct(c.changedShare ?? 0)}) but read the same text ("${c.textNow}")`
+      : 'unchanged';
+  const gap = c.windowMs !== undefined ? `${c.windowMs} ms` : 'a few ms';
+  return ` The point is on a ${c.why}: trueclick compared the ${fmt(c.band.width)}×${fmt(c.band.height)} CSS px band under it with the frame (${seen}) ${gap} before the press; no guard sees inside pixels, so a change within those ${gap} would go unseen.`;
+}

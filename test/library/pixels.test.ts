@@ -1,0 +1,164 @@
+// The pixel guard on points the DOM cannot vouch for: a canvas-drawn ticket table (rows re-sorted or their data
+// replaced in place between screenshot and click, a clock redrawn every 100 ms in its header), a Chart.js chart
+// and a WebGL wall of tiles. The truth is the server's record of where the canvas's own click handler went.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { ClickReport } from '../../src/actions/verdicts.js';
+import { ocrEngine } from '../../src/image/ocr.js';
+import { librarySession } from '../helpers/library.js';
+
+const ctx = librarySession({ deviceScaleFactor: 2 });
+
+type Rw = Record<string, (...args: unknown[]) => unknown>;
+const rwCall = <T>(page: Page, name: string) =>
+  page.evaluate((n) => (window as unknown as { rw: Rw }).rw[n]?.(), name) as Promise<T>;
+
+let n = 0;
+async function open(path: string, query: Record<string, string | number> = {}) {
+  const run = `px${++n}`;
+  await ctx.session.navigate(ctx.srv.url(path, { run, ...query }));
+  const page = (await ctx.session.driver()).page;
+  await page.waitForFunction(() => (window as unknown as { rw?: { ready: boolean } }).rw?.ready === true);
+  const shot = await ctx.session.screenshot();
+  const g = shot.frame.geometry;
+  // CSS px of the viewport → the frame's image px, as a model reading the screenshot would answer.
+  const img = (x: number, y: number) => ({
+    x: (x * g.image.width) / g.css.width,
+    y: (y * g.image.height) / g.css.height,
+  });
+  return { run, page, frame: shot.frame.id, img };
+}
+
+const archiveOf = (row: number) => ({ x: 1156, y: 144 + 48 * row });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Nothing recorded for this run a moment after a refusal. */
+async function nothingDone(run: string) {
+  await sleep(300);
+  assert.deepEqual(
+    ctx.srv.actions({ run }).map((a) => `${a.do} ${a.id}`),
+    [],
+  );
+}
+
+const ocr = ocrEngine().ok;
+
+describe('pixel guard: canvas, chart, WebGL', () => {
+  test('a still canvas table is clicked on the row the model saw (a clock ticks in its header)', async () => {
+    const { run, frame, img } = await open('/rw/canvas-table');
+    await sleep(250); // the clock has been redrawn since the screenshot
+    const r: ClickReport = await ctx.session.click({ frame, ...img(archiveOf(3).x, archiveOf(3).y) });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.hitNow?.tag, 'canvas');
+    assert.ok(r.pixels, 'the pixel guard ran');
+    assert.equal(r.pixels.changedShare, 0);
+    assert.ok(r.pixels.band.height >= 20 && r.pixels.band.height <= 48, JSON.stringify(r.pixels.band));
+    assert.equal(typeof r.pixels.windowMs, 'number');
+    assert.match(r.message, /band under it .* before the press; no guard sees inside pixels/);
+    const [a] = await ctx.srv.waitForActions(1, { run });
+    assert.equal(`${a?.do} ${a?.id}`, 'archive TCK-7739');
+  });
+
+  test('re-sorted rows: refused, naming the text then and now; nothing archived', async () => {
+    const { run, page, frame, img } = await open('/rw/canvas-table');
+    await rwCall(page, 'resort');
+    const r = await ctx.session.click({ frame, ...img(archiveOf(3).x, archiveOf(3).y) });
+    assert.equal(r.verdict, 'STALE_TARGET', r.message);
+    assert.equal(r.dispatched, null);
+    assert.ok((r.pixels?.changedShare ?? 0) > 0);
+    if (ocr) {
+      assert.match(r.pixels?.textThen ?? '', /TCK-7739/);
+      assert.match(r.pixels?.textNow ?? '', /TCK-7742/);
+      assert.match(r.message, /read "TCK-7739[^"]*" in frame f\d+, now "TCK-7742/);
+    } else assert.match(r.message, /text was not read/);
+    await nothingDone(run);
+  });
+
+  test('row data replaced in place (same layout, other tickets): refused; nothing archived', async () => {
+    const { run, page, frame, img } = await open('/rw/canvas-table');
+    await rwCall(page, 'replace');
+    const r = await ctx.session.click({ frame, ...img(archiveOf(0).x - 900, archiveOf(0).y) });
+    assert.equal(r.verdict, 'STALE_TARGET', r.message);
+    if (ocr) assert.match(r.message, /TCK-7736.*now "TCK-7746/);
+    await nothingDone(run);
+  });
+
+  test('expect.text on a canvas is read by OCR: the wrong row is refused with where the text is', {
+    skip: !ocr && 'no OCR engine',
+  }, async () => {
+    const { run, frame, img } = await open('/rw/canvas-table');
+    const r = await ctx.session.click({
+      frame,
+      ...img(archiveOf(3).x, archiveOf(3).y),
+      expect: { context: 'TCK-7741' },
+    });
+    assert.equal(r.verdict, 'MISSED_TARGET', r.message);
+    assert.match(r.message, /read "TCK-7739.*not "TCK-7741"/);
+    // TCK-7741 is row 5: its id drawn from x=64, centred at y=144+48*5.
+    assert.ok(r.expectedAt, r.message);
+    assert.ok(Math.abs(r.expectedAt.css.y - (144 + 48 * 5)) < 8, JSON.stringify(r.expectedAt));
+    assert.ok(r.expectedAt.css.x > 60 && r.expectedAt.css.x < 160, JSON.stringify(r.expectedAt));
+    await nothingDone(run);
+    const ok = await ctx.session.click({
+      frame,
+      ...img(archiveOf(5).x, archiveOf(5).y),
+      expect: { context: 'TCK-7741' },
+    });
+    assert.equal(ok.verdict, 'OK', ok.message);
+    const [a] = await ctx.srv.waitForActions(1, { run });
+    assert.equal(`${a?.do} ${a?.id}`, 'archive TCK-7741');
+  });
+
+  test('a Chart.js bar chart re-sorted after the screenshot: refused; still: the bar is opened', async () => {
+    const { run, page, frame, img } = await open('/rw/chart', { animate: 0 });
+    const bars = await rwCall<Array<{ label: string; x: number; y: number; width: number; height: number }>>(
+      page,
+      'bars',
+    );
+    const bar = bars[2] as (typeof bars)[number];
+    const at = img(bar.x + bar.width / 2, bar.y + bar.height - 10);
+    await rwCall(page, 'resort');
+    const r = await ctx.session.click({ frame, ...at });
+    assert.equal(r.verdict, 'STALE_TARGET', r.message);
+    await nothingDone(run);
+    const fresh = await ctx.session.screenshot();
+    const now = await rwCall<typeof bars>(page, 'bars');
+    const target = now.find((b) => b.label === bar.label) as (typeof bars)[number];
+    const g = fresh.frame.geometry;
+    const ok = await ctx.session.click({
+      frame: fresh.frame.id,
+      x: ((target.x + target.width / 2) * g.image.width) / g.css.width,
+      y: ((target.y + target.height - 10) * g.image.height) / g.css.height,
+    });
+    assert.equal(ok.verdict, 'OK', ok.message);
+    const [a] = await ctx.srv.waitForActions(1, { run });
+    assert.equal(`${a?.do} ${a?.id}`, `bar ${bar.label}`);
+  });
+
+  test('a WebGL canvas: tiles swapped are refused by the changed share; a still tile is opened', async (t) => {
+    const { run, page, frame, img } = await open('/rw/webgl');
+    if (!(await page.evaluate(() => (window as unknown as { rw: { webgl: boolean } }).rw.webgl))) {
+      t.skip('this Chromium has no WebGL');
+      return;
+    }
+    const tiles = await rwCall<Array<{ id: string; x: number; y: number }>>(page, 'tiles');
+    const tile = tiles[1] as (typeof tiles)[number];
+    await rwCall(page, 'resort');
+    const r = await ctx.session.click({ frame, ...img(tile.x + 100, tile.y + 100) });
+    assert.equal(r.verdict, 'STALE_TARGET', r.message);
+    assert.ok((r.pixels?.changedShare ?? 0) > 0.1, JSON.stringify(r.pixels));
+    assert.match(r.message, /% of its pixels/);
+    await nothingDone(run);
+    const fresh = await ctx.session.screenshot();
+    const g = fresh.frame.geometry;
+    const ok = await ctx.session.click({
+      frame: fresh.frame.id,
+      x: ((tile.x + 100) * g.image.width) / g.css.width,
+      y: ((tile.y + 100) * g.image.height) / g.css.height,
+    });
+    assert.equal(ok.verdict, 'OK', ok.message);
+    const [a] = await ctx.srv.waitForActions(1, { run });
+    assert.equal(`${a?.do} ${a?.id}`, 'open TCK-7742');
+  });
+});
