@@ -16,6 +16,7 @@ import { createContext } from './context.js';
 import { finishMachine, machineInfo } from './machine.js';
 import { measureMarks } from './marks.js';
 import { type BenchOptions, parseArgs, SECTIONS, type Section as SectionName } from './options.js';
+import { measurePixels } from './pixels.js';
 import { cleanupAll, onCleanup } from './procs.js';
 import { measureRace } from './race.js';
 import { measureRealweb } from './realweb.js';
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
     ['realweb', () => measureRealweb(ctx)],
     ['sessions', () => measureSessions(ctx)],
     ['pagesize', () => measurePageSize(ctx)],
+    ['pixels', () => measurePixels(ctx)],
   ];
   const failed: string[] = [];
   for (const [name, step] of steps) {

@@ -24,6 +24,19 @@ if [ -n "$need_apt" ]; then
   fi
 fi
 
+# OCR for the pixel guard (canvas, video, remote desktops): Debian's tesseract with its English data. Without
+# it the guard still compares pixels and says that text was not read, so a machine without root goes on.
+if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/null | grep -qx eng; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "trueclick: installing tesseract-ocr tesseract-ocr-eng with apt-get (OCR for the pixel guard)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null
+  else
+    echo "trueclick: no OCR engine; the pixel guard will compare pixels only. Install it with:" >&2
+    echo "           sudo apt-get install -y tesseract-ocr tesseract-ocr-eng" >&2
+  fi
+fi
+
 # The build is also the type-check: a type error stops `npm start` and `npm test` here.
 ./node_modules/.bin/tsc -p tsconfig.json
 

@@ -14,7 +14,7 @@ import { compare, missedAtCapture } from './check.js';
 import { ActionError } from './errors.js';
 import { hasSemanticExpect } from './expect.js';
 import { missedInPixels, pixelExpectText } from './pixel-expect.js';
-import { comparePixels, pixelStage } from './pixels.js';
+import { comparePixels, pixelStage, pixelTimed } from './pixels.js';
 import { type ActionContext, type ClickRequest, resolveTarget, toImage } from './target.js';
 import type { ClickReport } from './verdicts.js';
 import { fmtPoint } from './verdicts.js';
@@ -40,7 +40,8 @@ export async function checkPoint(
     place(a);
     await holdNow(a);
     refusal = await compare(a);
-    if (!refusal && a.pixelStage) refusal = await comparePixels(a, a.pixelStage);
+    const px = a.pixelStage;
+    if (!refusal && px) refusal = await pixelTimed(a, () => comparePixels(a, px));
   }
   if (refusal) {
     if (a.live) await release(a.live);
@@ -103,12 +104,13 @@ async function atCapture(a: Attempt): Promise<ClickReport | null> {
     ? frame.capture.snapshot.findByBackendId(resolved.mark.backendNodeId, resolved.mark.frame)
     : frame.capture.snapshot.topmostAt(a.page.x, a.page.y);
   report.hitAtCapture = a.captured ? toHit(a.captured.facts) : null;
-  a.pixelStage = await pixelStage(a);
+  a.pixelStage = await pixelTimed(a, () => pixelStage(a));
   const expect = a.req.expect;
   if (resolved.mark || !hasSemanticExpect(expect)) return null;
   const want = pixelExpectText(a);
   if (a.pixelStage && want) {
-    const missed = await missedInPixels(a, a.pixelStage, want);
+    const px = a.pixelStage;
+    const missed = await pixelTimed(a, () => missedInPixels(a, px, want));
     if (missed) return missed;
     // Role and name are the element's own (the canvas's): those the DOM still answers.
     const { text: _t, context: _c, ...rest } = expect;

@@ -1,6 +1,6 @@
 import { describeHit } from '../browser/element-facts.js';
 import type { Box } from '../image/draw.js';
-import { comparable, ocrEngine, readText } from '../image/ocr.js';
+import { comparable, ocrEngine, readText, readTexts } from '../image/ocr.js';
 import { diffGrey, greyOf, greyRegion, pngRegion } from '../image/pixel-diff.js';
 import type { Attempt } from './attempt.js';
 import type { FrameRecord } from './frames.js';
@@ -28,6 +28,8 @@ export interface PixelCheck {
   ocr: 'read' | 'not needed' | 'no text' | `unavailable: ${string}`;
   /** ms from re-reading the band to the first input event sent: the window no guard covers. */
   windowMs?: number;
+  /** ms this attempt spent in the pixel guard (cutting, re-capturing, comparing, reading text). */
+  costMs?: number;
 }
 
 /** The pixel side of one attempt, kept between its stages. */
@@ -58,7 +60,8 @@ export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
   const image = await bandAround(a, withImage);
   const check: PixelCheck = { why, band: roundBox(bandCss(frame, image)), ocr: 'not needed' };
   a.report.pixels = check;
-  return { check, image, seen: await pngRegion(withImage.image, image) };
+  const seen = await pngRegion(withImage.image, image);
+  return { check, image, seen };
 }
 
 const roundBox = (b: Box): Box => ({
@@ -124,7 +127,10 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
       `${where}; ${what} changed since frame ${frame.id} (${pct(diff.changedShare)} of its pixels), and its text was not read (${engine.why}).`,
     );
   }
-  const [then, nowText] = await Promise.all([textThen(s), readText(now, { line: true }).then((r) => r.text)]);
+  // Then and now in one engine run (unless then was read already, for expect.text).
+  const [then, nowText] = s.thenText
+    ? await Promise.all([s.thenText, readText(now, { line: true }).then((r) => r.text)])
+    : ((await readTexts([s.seen, now], { line: true })).map((r) => r.text) as [string, string]);
   check.textThen = then;
   check.textNow = nowText;
   if (!comparable(then) && !comparable(nowText)) {
@@ -163,6 +169,17 @@ async function padTo(png: Buffer, width: number, height: number): Promise<Buffer
     .extract({ left: 0, top: 0, width, height })
     .png()
     .toBuffer();
+}
+
+/** Runs one pixel-guard step of an attempt, adding its time to the report's costMs. */
+export async function pixelTimed<T>(a: Attempt, step: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await step();
+  } finally {
+    const c = a.report.pixels;
+    if (c) c.costMs = Math.round(((c.costMs ?? 0) + performance.now() - t0) * 10) / 10;
+  }
 }
 
 /** Marks the start of dispatch: the window between the pixel re-read and the press, measured. */

@@ -20,10 +20,15 @@ export interface PixelDiff {
   box: Box | null;
 }
 
-/** Grey-level step (of 255) that counts as a change once both images are blurred: antialiasing stays below it. */
-const STEP = 40;
+/** Grey-level step (of 255) that counts as a change at a pixel. */
+const STEP = 48;
+/** How far (grey levels) outside the other image's local range a value may lie and still match it. */
+const SLACK = 24;
 /** A speck smaller than this (px) is noise. */
-const MIN_SPECK = 4;
+const MIN_SPECK = 3;
+/** A column of changes this thin (px) and at least CARET_RATIO times as tall is a caret blinking, not content. */
+const CARET_WIDTH = 2;
+const CARET_RATIO = 3;
 
 /** The grey pixels of a region of an encoded image. */
 export async function greyRegion(image: Buffer, r: Box): Promise<Grey> {
@@ -56,64 +61,74 @@ export async function greyOf(png: Buffer): Promise<Grey> {
   };
 }
 
-function blur3(g: Grey): Uint8Array {
+/**
+ * Whether v fits the 3×3 neighbourhood of (x, y) in g: within SLACK of the range of values there. An edge
+ * antialiased at another sub-pixel phase takes a value between its neighbours' ink and paper; new ink where
+ * the other image has only paper around does not.
+ */
+function fits(g: Grey, x: number, y: number, v: number): boolean {
   const { width: w, height: h, data } = g;
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      let n = 0;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          s += data[yy * w + xx] as number;
-          n++;
-        }
-      }
-      out[y * w + x] = Math.round(s / n);
+  let lo = 255;
+  let hi = 0;
+  for (let dy = -1; dy <= 1; dy++) {
+    const yy = y + dy;
+    if (yy < 0 || yy >= h) continue;
+    for (let dx = -1; dx <= 1; dx++) {
+      const xx = x + dx;
+      if (xx < 0 || xx >= w) continue;
+      const u = data[yy * w + xx] as number;
+      if (u < lo) lo = u;
+      if (u > hi) hi = u;
     }
   }
-  return out;
+  return v >= lo - SLACK && v <= hi + SLACK;
+}
+
+interface Speck {
+  n: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
 }
 
 /**
- * How two same-sized grey images differ. Each is blurred (3×3) so a shifted antialiased edge stays under STEP;
- * changed pixels are grouped into 8-connected specks, and specks that are noise (under MIN_SPECK px) or shaped
- * like a text caret (at most 3 px wide and at least 3 times as tall) are not counted.
+ * How two same-sized grey images differ, as a person would see it. A pixel changed (by STEP or more) counts when its value in
+ * either image does not fit the other image's values within one pixel (fits): a glyph shifted by a fraction of
+ * a pixel fits, a new digit's stroke does not, however thin or light it is. Changed pixels are
+ * grouped into 8-connected specks; noise (under MIN_SPECK px) and a caret (a thin column, counted with the
+ * pieces of it that crossing glyphs left) are not counted.
  */
 export function diffGrey(a: Grey, b: Grey): PixelDiff {
   if (a.width !== b.width || a.height !== b.height)
     throw new Error(`diffGrey: ${a.width}×${a.height} vs ${b.width}×${b.height}`);
   const { width: w, height: h } = a;
-  const ba = blur3(a);
-  const bb = blur3(b);
   const changed = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++)
-    changed[i] = Math.abs((ba[i] as number) - (bb[i] as number)) >= STEP ? 1 : 0;
-  let count = 0;
-  let box: { x0: number; y0: number; x1: number; y1: number } | null = null;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const va = a.data[i] as number;
+      const vb = b.data[i] as number;
+      if (Math.abs(va - vb) < STEP) continue;
+      if (!fits(b, x, y, va) || !fits(a, x, y, vb)) changed[i] = 1;
+    }
+  }
+  const specks: Speck[] = [];
   const stack: number[] = [];
   for (let start = 0; start < w * h; start++) {
     if (changed[start] !== 1) continue;
     changed[start] = 2;
     stack.push(start);
-    let n = 0;
-    let x0 = w;
-    let y0 = h;
-    let x1 = -1;
-    let y1 = -1;
+    const s: Speck = { n: 0, x0: w, y0: h, x1: -1, y1: -1 };
     while (stack.length) {
       const i = stack.pop() as number;
       const x = i % w;
       const y = (i - x) / w;
-      n++;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
+      s.n++;
+      s.x0 = Math.min(s.x0, x);
+      s.x1 = Math.max(s.x1, x);
+      s.y0 = Math.min(s.y0, y);
+      s.y1 = Math.max(s.y1, y);
       for (let dy = -1; dy <= 1; dy++) {
         for (let dx = -1; dx <= 1; dx++) {
           const xx = x + dx;
@@ -127,25 +142,30 @@ export function diffGrey(a: Grey, b: Grey): PixelDiff {
         }
       }
     }
-    const bw = x1 - x0 + 1;
-    const bh = y1 - y0 + 1;
-    const caret = bw <= 3 && bh >= 3 * bw;
-    if (n < MIN_SPECK || caret) continue;
-    count += n;
-    box = box
-      ? {
-          x0: Math.min(box.x0, x0),
-          y0: Math.min(box.y0, y0),
-          x1: Math.max(box.x1, x1),
-          y1: Math.max(box.y1, y1),
-        }
-      : { x0, y0, x1, y1 };
+    specks.push(s);
   }
-  return {
-    changedPixels: count,
-    changedShare: count / (w * h),
-    box: box ? { x: box.x0, y: box.y0, width: box.x1 - box.x0 + 1, height: box.y1 - box.y0 + 1 } : null,
-  };
+  const counted = specks.filter((s) => s.n >= MIN_SPECK && !isCaret(s, specks));
+  const count = counted.reduce((sum, s) => sum + s.n, 0);
+  const box = counted.length
+    ? {
+        x: Math.min(...counted.map((s) => s.x0)),
+        y: Math.min(...counted.map((s) => s.y0)),
+        width: Math.max(...counted.map((s) => s.x1)) - Math.min(...counted.map((s) => s.x0)) + 1,
+        height: Math.max(...counted.map((s) => s.y1)) - Math.min(...counted.map((s) => s.y0)) + 1,
+      }
+    : null;
+  return { changedPixels: count, changedShare: count / (w * h), box };
+}
+
+/** A thin speck in a thin column of specks that together stand tall: a caret, in pieces where it crossed text. */
+function isCaret(s: Speck, all: Speck[]): boolean {
+  if (s.x1 - s.x0 + 1 > CARET_WIDTH) return false;
+  const column = all.filter((o) => o.x1 - o.x0 + 1 <= CARET_WIDTH && o.x0 <= s.x1 + 1 && o.x1 >= s.x0 - 1);
+  const x0 = Math.min(...column.map((o) => o.x0));
+  const x1 = Math.max(...column.map((o) => o.x1));
+  const y0 = Math.min(...column.map((o) => o.y0));
+  const y1 = Math.max(...column.map((o) => o.y1));
+  return x1 - x0 + 1 <= CARET_WIDTH + 1 && y1 - y0 + 1 >= CARET_RATIO * (x1 - x0 + 1);
 }
 
 /**
