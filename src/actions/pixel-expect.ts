@@ -18,7 +18,8 @@ export const pixelExpectText = (a: Attempt) => a.req.expect?.text ?? a.req.expec
 export async function missedInPixels(a: Attempt, s: PixelStage, want: string): Promise<ClickReport | null> {
   const engine = ocrEngine();
   if (!engine.ok) {
-    s.check.ocr = `unavailable: ${engine.why}`;
+    // Not a doubtful point, an unread description: the pixels are still compared, and the verdict says so.
+    s.check.ocr = `unavailable: ${engine.why}; expect "${want}" was not checked`;
     return null;
   }
   const read = await textThen(s);

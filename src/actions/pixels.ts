@@ -195,5 +195,6 @@ export function pixelSentence(c: PixelCheck): string {
       ? `its pixels changed (${pct(c.changedShare ?? 0)}) but read the same text ("${c.textNow}")`
       : 'unchanged';
   const gap = c.windowMs !== undefined ? `${c.windowMs} ms` : 'a few ms';
-  return ` The point is on a ${c.why}: trueclick compared the ${fmt(c.band.width)}×${fmt(c.band.height)} CSS px band under it with the frame (${seen}) ${gap} before the press; no guard sees inside pixels, so a change within those ${gap} would go unseen.`;
+  const unread = c.ocr.startsWith('unavailable: ') ? ` Text was not read: ${c.ocr.slice(13)}.` : '';
+  return ` The point is on a ${c.why}: trueclick compared the ${fmt(c.band.width)}×${fmt(c.band.height)} CSS px band under it with the frame (${seen}) ${gap} before the press; no guard sees inside pixels, so a change within those ${gap} would go unseen.${unread}`;
 }

@@ -228,4 +228,29 @@ describe('verdicts from real pages', () => {
     assert.equal(structured<Report>(r).verdict, 'OK', text(r));
     assert.equal((await srv.waitForHits(1, { run: 'csp', type: 'click' }))[0]?.id, 'save');
   });
+
+  test('STALE_TARGET on a canvas: rows re-drawn during inference are refused by the pixel guard; a new frame archives the right row', async () => {
+    const run = 'canvas-stale';
+    await mcp.call('browser_navigate', { url: srv.url('/rw/canvas-table', { resort: 1200, run }) });
+    const f = await frameOf(mcp);
+    const p = imagePx(f, { x: 1156, y: 144 + 48 * 4 });
+    await sleep(1500); // the model "thinks"; the canvas re-draws its rows meanwhile (and its clock ticks)
+    const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
+    const s = structured<Report & { pixels?: { why: string; changedShare: number; textThen?: string } }>(r);
+    assert.equal(r.isError, true);
+    assert.equal(s.verdict, 'STALE_TARGET', text(r));
+    assert.equal(s.dispatched, null);
+    assert.equal(s.pixels?.why, '<canvas>');
+    assert.ok((s.pixels?.changedShare ?? 0) > 0);
+    assert.match(text(r), /band under the point/);
+    await sleep(300);
+    assert.equal(srv.actions({ run }).length, 0, 'nothing archived');
+    const f2 = await frameOf(mcp);
+    const p2 = imagePx(f2, { x: 1156, y: 144 + 48 * 4 });
+    const ok = await mcp.call('browser_click', { frame: f2.id, x: p2.x, y: p2.y });
+    assert.equal(structured<Report>(ok).verdict, 'OK', text(ok));
+    const [a] = await srv.waitForActions(1, { run });
+    // Reversed: row 4 of the re-sorted table is TCK-7741.
+    assert.equal(`${a?.do} ${a?.id}`, 'archive TCK-7741');
+  });
 });
