@@ -125,7 +125,17 @@ program
   .option('--scrolls <list>', 'scroll states: top,scrolled')
   .option('--downscales <list>', 'image as the model saw it: none,full,client-1568,shown-1000')
   .option('--presets <list>', 'model presets, e.g. gemini,claude (default: all)')
-  .option('--targets <list>', 'targets: near,far,edge')
+  .option('--targets <list>', 'targets of the fixture page: near,far,edge')
+  .option('--url <url>', "run on your own page instead of trueclick's fixture (with --target)")
+  .option(
+    '--target <selector>',
+    'with --url: a target, as a Playwright selector (CSS, text=…, role=…) or name=<accessible name>; repeat it',
+    (v: string, prev: string[] = []) => [...prev, v],
+  )
+  .option('--targets-file <file>', 'with --url: targets, one per line ("# " or "//" starts a comment)')
+  .option('--viewport <WxH>', 'with --url: viewport in CSS px (default 1280x800)', parseViewport)
+  .option('--storage-state <file>', 'with --url: a Playwright storage state to start from (a login)')
+  .option('--user-data-dir <dir>', 'with --url: a persistent profile to run on (a login)')
   .option('--no-naive', 'skip the naive pipeline (model numbers used as CSS px)')
   .option('--concurrency <n>', 'browsers at once (default 1)', parseNonNegativeInt)
   .option('--json', 'print the results as JSON')

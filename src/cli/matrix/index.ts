@@ -12,12 +12,13 @@ import {
 } from './cells.js';
 import { runMatrix } from './run.js';
 import { renderJson, renderText, summarize } from './table.js';
+import { type UrlFlags, urlMatrix } from './url.js';
 
 export { cellCount, FULL_SPEC, type MatrixSpec, REDUCED_SPEC } from './cells.js';
 export { type ClickResult, type MatrixRun, runMatrix } from './run.js';
 export { describeFailure, isFailure, summarize } from './table.js';
 
-export interface MatrixOptions extends SpecFlags {
+export interface MatrixOptions extends SpecFlags, UrlFlags {
   json?: boolean;
   concurrency?: number;
   executablePath?: string;
@@ -26,6 +27,7 @@ export interface MatrixOptions extends SpecFlags {
 }
 
 export async function matrix(o: MatrixOptions): Promise<number> {
+  if (o.url !== undefined || o.target !== undefined || o.targetsFile !== undefined) return urlMatrix(o);
   let spec: MatrixSpec;
   try {
     spec = specFromFlags(o);

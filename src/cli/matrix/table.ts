@@ -73,17 +73,17 @@ export function summarize(run: MatrixRun): Summary {
   return { total: tally(rs), rows, byPreset, byDownscale, failures: rs.filter(isFailure) };
 }
 
-function pct(hits: number, n: number): string {
+export function pct(hits: number, n: number): string {
   if (n === 0) return '-';
   if (hits === n) return '100%';
   return `${((100 * hits) / n).toFixed(1)}%`;
 }
 
-function rate(hits: number, n: number): string {
+export function rate(hits: number, n: number): string {
   return n === 0 ? '-' : `${pct(hits, n)} (${hits}/${n})`;
 }
 
-function grid(header: string[], rows: string[][], right: boolean[]): string {
+export function grid(header: string[], rows: string[][], right: boolean[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells

@@ -1,0 +1,161 @@
+// The user's page, as the URL matrix reads it: its targets found by selector or accessible name, whether each
+// can be clicked at all in this world (in view, not zero-size, not under a cookie banner), and a recorder that
+// says which target each click reached while keeping the page from acting on it.
+
+import type { Locator, Page } from 'playwright-core';
+import type { CssBox } from '../../geometry/index.js';
+
+/** Roles searched for a target given as an accessible name (`name=Sign in`). */
+const NAMED_ROLES = [
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'textbox',
+  'combobox',
+  'menuitem',
+  'tab',
+  'option',
+  'switch',
+] as const;
+
+/**
+ * The element a target line names: a Playwright selector (CSS by default; `text=`, `role=` and the other
+ * engines work too), or `name=<accessible name>` for the first control of that name. A page that renders after
+ * its load event (a single-page app) gets until `deadline` (Date.now() ms) to show it; null when none matches.
+ */
+export async function locate(page: Page, target: string, deadline: number): Promise<Locator | null> {
+  const candidates = target.startsWith('name=')
+    ? NAMED_ROLES.map((role) => page.getByRole(role, { name: target.slice(5).trim(), exact: true }))
+    : [page.locator(target)];
+  do {
+    for (const l of candidates) if ((await l.count()) > 0) return l.first();
+    await new Promise((r) => setTimeout(r, 100));
+  } while (Date.now() < deadline);
+  return null;
+}
+
+/** Where a target is in this world, or why a click there cannot reach it (not a trueclick miss). */
+export type TargetState = { box: CssBox; unclickable?: string };
+
+/**
+ * Installs the recorder (main world, capture phase on window, after the page's load): every pointer and
+ * mouse event is stopped and its default prevented, so no link is followed, no form submitted and no
+ * handler of the page runs; each click is logged with the targets its composed path holds. Targets are
+ * kept by reference (window.__tcMatrix.targets), so the page's DOM is not marked.
+ */
+export async function installRecorder(page: Page, targets: Array<Locator | null>): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __tcMatrix?: { targets: Element[]; clicks: unknown[] } };
+    if (w.__tcMatrix) return;
+    const state = { targets: [] as Element[], clicks: [] as Array<{ trusted: boolean; inside: boolean[] }> };
+    w.__tcMatrix = state;
+    const stop = (e: Event) => {
+      if (e.type === 'click')
+        state.clicks.push({
+          trusted: e.isTrusted,
+          inside: state.targets.map((t) => Boolean(t) && e.composedPath().includes(t)),
+        });
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    };
+    for (const type of [
+      'pointerdown',
+      'mousedown',
+      'pointerup',
+      'mouseup',
+      'click',
+      'dblclick',
+      'auxclick',
+      'contextmenu',
+    ])
+      window.addEventListener(type, stop, true);
+  });
+  for (const [i, l] of targets.entries()) {
+    if (!l) continue;
+    await l.evaluate((el, k) => {
+      (window as unknown as { __tcMatrix: { targets: Element[] } }).__tcMatrix.targets[k] = el;
+    }, i);
+  }
+}
+
+/** The clicks the recorder saw since `from`: trusted or not, and which targets each one reached. */
+export function clicksSince(
+  page: Page,
+  from: number,
+): Promise<Array<{ trusted: boolean; inside: boolean[] }>> {
+  return page.evaluate(
+    (n) =>
+      (
+        window as unknown as { __tcMatrix: { clicks: Array<{ trusted: boolean; inside: boolean[] }> } }
+      ).__tcMatrix.clicks.slice(n),
+    from,
+  );
+}
+
+/** Each target's box now (CSS px of the viewport) and why it cannot be clicked, if it cannot. */
+export async function targetStates(page: Page, count: number): Promise<Array<TargetState | null>> {
+  return page.evaluate((n) => {
+    const targets = (window as unknown as { __tcMatrix: { targets: Element[] } }).__tcMatrix.targets;
+    const de = document.documentElement;
+    const name = (el: Element) =>
+      `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${Array.from(el.classList).slice(0, 2).join('.')}` : ''}>`;
+    // What covers a target, by the component it belongs to: the toast or banner, not the <small> inside it.
+    const cover = (el: Element) => {
+      for (let n: Element | null = el; n; n = n.parentElement) {
+        const role = n.getAttribute('role');
+        if (n.id || role === 'alert' || role === 'dialog' || role === 'banner' || role === 'status') {
+          const named = `${name(n)}${role ? ` role=${role}` : ''}`;
+          return n === el ? named : `${name(el)} in ${named}`;
+        }
+      }
+      return name(el);
+    };
+    // The topmost element at a point, through open shadow roots.
+    const topmost = (x: number, y: number) => {
+      let el = document.elementFromPoint(x, y);
+      while (el?.shadowRoot) {
+        const inner = el.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === el) break;
+        el = inner;
+      }
+      return el;
+    };
+    const holds = (t: Element, el: Element | null) => {
+      for (let n: Node | null = el; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null)
+        if (n === t) return true;
+      return false;
+    };
+    const out: Array<{
+      box: { left: number; top: number; right: number; bottom: number };
+      unclickable?: string;
+    } | null> = [];
+    for (let i = 0; i < n; i++) {
+      const t = targets[i];
+      if (!t?.isConnected) {
+        out.push(null);
+        continue;
+      }
+      const r = t.getBoundingClientRect();
+      const box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      const cx = (r.left + r.right) / 2;
+      const cy = (r.top + r.bottom) / 2;
+      if (r.width < 1 || r.height < 1)
+        out.push({ box, unclickable: `zero-size (${r.width}×${r.height} CSS px)` });
+      else if (cx < 0 || cy < 0 || cx >= de.clientWidth || cy >= de.clientHeight)
+        out.push({
+          box,
+          unclickable: `off-screen (centre at CSS (${Math.round(cx)}, ${Math.round(cy)}), viewport ${de.clientWidth}×${de.clientHeight})`,
+        });
+      else {
+        const top = topmost(cx, cy);
+        out.push(
+          holds(t, top)
+            ? { box }
+            : { box, unclickable: `covered by ${top ? cover(top) : 'nothing hit-testable'}` },
+        );
+      }
+    }
+    return out;
+  }, count);
+}

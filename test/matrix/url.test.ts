@@ -1,0 +1,135 @@
+// `trueclick matrix --url`: the grounding round trip on a page given only by its URL and selectors, run as a
+// user runs it (the built CLI, a child process) against corpus pages built from real libraries (Bootstrap 5
+// with its toast shown over the navbar, a React 18 list taller than the viewport, a plain form). The truth is
+// the page's: the recorder's log of trusted clicks, and the server's log, which must stay empty (the page's
+// default actions are prevented, so nothing is followed, submitted or deleted).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import type { UrlClickResult } from '../../src/cli/matrix/url-run.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const NARROW = [
+  '--dpr',
+  '1,2',
+  '--sources',
+  'emulated',
+  '--scrollbars',
+  'hidden',
+  '--downscales',
+  'none,client-1568',
+];
+const PRESETS = ['--presets', 'claude,gemini,qwen2.5-vl'];
+
+function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [CLI, 'matrix', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+let srv: FixtureServer;
+before(async () => {
+  srv = await startFixtureServer();
+});
+after(async () => {
+  await srv?.close();
+});
+
+describe('trueclick matrix --url', () => {
+  test('Bootstrap page with its toast up: targets reached at DPR 1 and 2 under a client downscale; covered ones reported as covered; nothing submitted', async () => {
+    const run = 'url-overlays';
+    const r = await cli([
+      '--url',
+      srv.url('/rw/overlays', { showToast: 50, run }),
+      '--target',
+      '#new',
+      '--target',
+      'name=Undo',
+      '--target',
+      '#tickets tr:nth-child(3) .delete',
+      '--target',
+      '#no-such-thing',
+      ...NARROW,
+      ...PRESETS,
+    ]);
+    assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+    const lines = r.out.split('\n');
+    const row = (target: string) => lines.find((l) => l.startsWith(`${target} `)) ?? '';
+    assert.match(row('name=Undo'), /100% \(12\/12\)/);
+    assert.match(row('#tickets tr:nth-child(3) .delete'), /100% \(12\/12\)/);
+    assert.match(row('#new'), /12 × covered by .* in <div#toast\.toast[^>]*> role=alert/);
+    assert.match(row('#no-such-thing'), /12 × no element matches/);
+    // The naive pipeline beside it: it reaches the targets only where image px happen to be CSS px.
+    assert.match(row('name=Undo'), /\d+(\.\d)?% \(\d+\/12\)\s+-$/);
+    assert.match(r.out, /trueclick: every click on a clickable target reached it/);
+    await new Promise((res) => setTimeout(res, 300));
+    assert.deepEqual(srv.actions({ run }), [], 'the recorder kept the page from acting on any click');
+  });
+
+  test('--targets-file and --json: off-screen and zero-size targets are reported per cell, not as misses', async () => {
+    const dir = mkdtempSync(join(os.tmpdir(), 'tc-matrix-'));
+    const file = join(dir, 'targets.txt');
+    writeFileSync(
+      file,
+      '# rows of the React list (row 3 in view, row 24 below it)\nbutton.delete[value=TCK-7738]\n// \nbutton.delete[value=TCK-7759]\n\n',
+    );
+    const r = await cli([
+      '--url',
+      srv.url('/rw/list', { run: 'url-list' }),
+      '--targets-file',
+      file,
+      '--json',
+      ...NARROW,
+      '--presets',
+      'claude',
+    ]);
+    assert.equal(r.code, 0, r.err);
+    const json = JSON.parse(r.out) as { misses: number; results: UrlClickResult[] };
+    assert.equal(json.misses, 0);
+    const of = (t: string) => json.results.filter((x) => x.cell.target === t);
+    assert.equal(of('button.delete[value=TCK-7738]').length, 4);
+    assert.ok(of('button.delete[value=TCK-7738]').every((x) => x.trueclick?.hit && !x.unclickable));
+    assert.ok(
+      of('button.delete[value=TCK-7759]').every((x) =>
+        /^off-screen \(centre at CSS/.test(x.unclickable ?? ''),
+      ),
+      JSON.stringify(of('button.delete[value=TCK-7759]')[0]),
+    );
+    const hidden = await cli([
+      '--url',
+      srv.url('/rw/forms'),
+      '--target',
+      'input[name=do]',
+      '--json',
+      ...NARROW,
+      '--presets',
+      'claude',
+    ]);
+    const h = JSON.parse(hidden.out) as { results: UrlClickResult[] };
+    assert.ok(
+      h.results.every((x) => x.unclickable === 'zero-size (0×0 CSS px)'),
+      hidden.out.slice(0, 400),
+    );
+  });
+
+  test('bad options: exit 2 with what to fix, nothing run', async () => {
+    const noUrl = await cli(['--target', '#x']);
+    assert.equal(noUrl.code, 2);
+    assert.match(noUrl.err, /--target and --targets-file need --url/);
+    const noTarget = await cli(['--url', srv.url('/rw/list')]);
+    assert.equal(noTarget.code, 2);
+    assert.match(noTarget.err, /needs at least one --target/);
+    const badUrl = await cli(['--url', 'not a url', '--target', '#x']);
+    assert.match(badUrl.err, /is not a URL/);
+  });
+});
