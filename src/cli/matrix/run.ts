@@ -12,6 +12,7 @@ import type { ClickRequest } from '../../actions/click.js';
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session.js';
 import { type BrowserHandle, openBrowser } from '../../browser/launch.js';
 import type { CssBox, FrameGeometry, Size, XY } from '../../geometry/index.js';
+import { oracleAnswer, shownSizeFor } from '../../grounding/oracle.js';
 import {
   type BrowserConfig,
   type Cell,
@@ -29,7 +30,6 @@ import {
   targetId,
   VIEWPORT,
 } from './cells.js';
-import { oracleAnswer, shownSizeFor } from './oracle.js';
 import { checkTarget, decode, pngSize } from './pixels.js';
 
 export interface ClickResult {

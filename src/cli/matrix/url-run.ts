@@ -6,25 +6,21 @@
 // paths), never from trueclick's report. A target that no click could reach in a world (off-screen,
 // zero-size, under a banner) is reported for its cells, not counted as a miss.
 
-import type { ClickRequest } from '../../actions/click.js';
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session.js';
-import { dispatchClick } from '../../browser/input.js';
 import { openBrowser } from '../../browser/launch.js';
-import type { CssBox, FrameGeometry, PresetName, Size, XY } from '../../geometry/index.js';
+import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
+import { groundCell } from '../../grounding/cell.js';
+import { installRecorder, locate, targetStates } from '../../grounding/page.js';
 import {
   type BrowserConfig,
-  CLIENT_LONG_EDGE,
   configsOf,
   type Downscale,
   fromFullResolution,
   type MatrixSpec,
   SCROLL_BY,
   type Scroll,
-  SHOWN_WIDTH,
 } from './cells.js';
-import { oracleAnswer, shownSizeFor } from './oracle.js';
 import { pngSize } from './pixels.js';
-import { clicksSince, installRecorder, locate, targetStates } from './url-page.js';
 
 export interface UrlMatrixSpec extends Omit<MatrixSpec, 'targets'> {
   url: string;
@@ -65,29 +61,6 @@ export interface UrlMatrixRun {
 
 /** How long a page may take to render its targets after load (a single-page app fetching its data). */
 const TARGET_WAIT_MS = 10_000;
-
-const errorText = (err: unknown) => {
-  const e = err as { code?: string; message?: string };
-  return `${e.code ?? 'Error'}: ${e.message ?? String(err)}`;
-};
-
-/** Waits for a click to reach the recorder; false when none came. */
-async function reached(
-  session: TrueclickSession,
-  seen: { n: number },
-  target: number,
-): Promise<boolean | undefined> {
-  const page = (await session.driver()).page;
-  for (let i = 0; i < 20; i++) {
-    const got = await clicksSince(page, seen.n);
-    if (got.length > 0) {
-      seen.n += got.length;
-      return got.some((c) => c.trusted && c.inside[target]);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return undefined;
-}
 
 async function runWorld(
   cfg: BrowserConfig,
@@ -141,34 +114,20 @@ async function runWorld(
           emit({ cell, box: state.box, unclickable: state.unclickable });
           continue;
         }
-        const truthFrame: FrameGeometry = {
+        const got = await groundCell({
+          page,
+          tc: s.session,
+          shot: s.shot,
           image: s.image,
-          css: { width: metrics.w, height: metrics.h },
-          scroll: { x: metrics.sx, y: metrics.sy },
-          devicePixelRatio: metrics.dpr,
-        };
-        const shown = shownSizeFor(downscale, s.image, CLIENT_LONG_EDGE, SHOWN_WIDTH);
-        const answer = oracleAnswer(preset, state.box, truthFrame, shown);
-        const req: ClickRequest = { frame: s.shot.frame.id, model: preset, model_output: answer.text };
-        if (shown) req.shown_width = shown.width;
-        const tc: NonNullable<UrlClickResult['trueclick']> = { hit: false, dispatched: null };
-        try {
-          const r = await s.session.click(req);
-          tc.verdict = r.verdict;
-          tc.dispatched = r.dispatched;
-          if (r.verdict !== 'OK') tc.message = r.message;
-          if (r.dispatched) tc.hit = (await reached(s.session, seen, i)) === true;
-        } catch (err) {
-          tc.error = errorText(err);
-        }
-        const result: UrlClickResult = { cell, box: state.box, text: answer.text, trueclick: tc };
-        if (spec.naive) {
-          const p = answer.naive;
-          if (p.x >= 0 && p.y >= 0 && p.x < metrics.w && p.y < metrics.h) {
-            await dispatchClick(driver, p);
-            result.naive = { hit: (await reached(sent, seen, i)) === true, point: p, where: 'dispatched' };
-          } else result.naive = { hit: false, point: p, where: 'off-screen' };
-        }
+          world: metrics,
+          box: state.box,
+          preset,
+          downscale,
+          target: i,
+          seen,
+          naive: spec.naive,
+        });
+        const result: UrlClickResult = { cell, box: state.box, ...got };
         emit(result);
       }
     }

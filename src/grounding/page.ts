@@ -3,7 +3,7 @@
 // says which target each click reached while keeping the page from acting on it.
 
 import type { Locator, Page } from 'playwright-core';
-import type { CssBox } from '../../geometry/index.js';
+import type { CssBox } from '../geometry/index.js';
 
 /** Roles searched for a target given as an accessible name (`name=Sign in`). */
 const NAMED_ROLES = [

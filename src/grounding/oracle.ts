@@ -19,7 +19,7 @@ import {
   toConventionBox,
   uiTars15Resize,
   type XY,
-} from '../../geometry/index.js';
+} from '../geometry/index.js';
 
 /** How a family writes one answer: a point or a box, in which text form, rounded how. */
 interface Family {
