@@ -22,3 +22,16 @@ test('examples/playwright-test passes under @playwright/test', () => {
   assert.equal(r.status, 0, out);
   assert.match(out, /2 passed/);
 });
+
+test('examples/playwright-agent: a Playwright page at DPR 2, the Claude loop with a stand-in model, the right row archived', async () => {
+  const r = spawnSync(process.execPath, ['dist/examples/playwright-agent.js'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const out = `${r.stdout}\n${r.stderr}`;
+  assert.equal(r.status, 0, out);
+  assert.match(out, /verdicts: OK \| final: done/);
+  // The server's own log, printed by the example: exactly the ticket asked for.
+  assert.match(out, /server action log: \[\["archive","TCK-7741"\]\]/);
+});
