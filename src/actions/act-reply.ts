@@ -17,6 +17,12 @@ function slices<T extends { step: number }>(entries: T[], steps: StepOutcome[]):
   return entries.map((e, i) => [e, steps.slice(e.step, entries[i + 1]?.step ?? steps.length)]);
 }
 
+/**
+ * What a computer-use model's family expects back after its `browser_act` batch ran, ready to send as its
+ * next input: Anthropic tool_result blocks, an OpenAI computer_call_output, Gemini function responses, or for
+ * the text families (UI-TARS, Qwen) the next user turn. Pass the after-batch screenshot's bytes as `image` to
+ * have it put where the family wants it; without them the reply carries text and ids only.
+ */
 export function familyReply(
   r: ActResult,
   image?: { base64: string; mimeType: string },

@@ -43,8 +43,14 @@ export interface ActRequest {
   screenshot?: boolean;
 }
 
+/**
+ * How one action of a batch ended: 'done' ran; 'refused' failed its checks or with an error; 'not_run' was
+ * skipped because an earlier action failed or the call was cancelled; 'unsupported' is not something
+ * trueclick does; 'finished' is the model saying it is done or needs the user.
+ */
 export type StepStatus = 'done' | 'refused' | 'not_run' | 'unsupported' | 'finished';
 
+/** What became of one action of a `browser_act` batch; `index` is its place in the batch, from 0. */
 export interface StepOutcome {
   index: number;
   /** The action's name as the family wrote it, and where it was in the input. */
@@ -62,6 +68,10 @@ export interface StepOutcome {
   error?: { code: string; kind: ErrorKind };
 }
 
+/**
+ * The answer of `browser_act` (`session.act`): one outcome per action the model emitted, the batch's verdict,
+ * and the screenshot the family takes as its next input; `familyReply` turns it into that input.
+ */
 export interface ActResult extends Effects {
   /** OK when every action ran; else the first one's that did not (its verdict, or its error's kind). */
   verdict: Verdict | ErrorVerdict;

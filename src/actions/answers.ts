@@ -9,6 +9,7 @@ import { settleNavigation } from './verify.js';
 
 // Answering what a page holds open for the agent: a JavaScript dialog, a file chooser.
 
+/** How a JavaScript dialog (alert, confirm, prompt, beforeunload) was answered, and where the page went. */
 export interface DialogAnswer {
   dialog: DialogInfo;
   accepted: boolean;
@@ -17,6 +18,10 @@ export interface DialogAnswer {
   url: string;
 }
 
+/**
+ * The files put into a file chooser (`files`, whether it took several: `multiple`), and the report of the
+ * checked click that opened it when a target was given; a refused click leaves `files` empty.
+ */
 export interface UploadResult {
   click?: ClickReport;
   files: UploadFile[];

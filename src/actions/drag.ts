@@ -27,6 +27,10 @@ export interface DragRequest
   via?: DragEnd[];
 }
 
+/**
+ * The report of a checked drag: the ClickReport fields describe the press at its start (CSS viewport px), and
+ * `drop` says where it was released and what lay there.
+ */
 export interface DragReport extends ClickReport {
   /** Where the drag ended: the point, what it held in the frame and right before the release. */
   drop?: {

@@ -16,6 +16,10 @@ interface Scroller {
   top: number;
 }
 
+/**
+ * The report of a wheel scroll: the ClickReport fields describe the checked point the wheel turned at (CSS
+ * viewport px), and the rest says what scrolled and by how many CSS px.
+ */
 export interface ScrollReport extends ClickReport {
   /** What the wheel scrolled: an inner container, or the page. */
   scrolled?: { page: boolean; element: ReturnType<typeof toHit> | null };

@@ -9,6 +9,10 @@ export interface SelectedOption {
   label: string;
 }
 
+/**
+ * The report of picking options in a `<select>` at a checked point: the same checks as a click, then the
+ * options selected after the call.
+ */
 export interface SelectReport extends ClickReport {
   /** The options selected after the call, as the element reports them. */
   selected?: SelectedOption[];

@@ -28,6 +28,7 @@ import type { ClickReport, Point } from './verdicts.js';
 import { type WaitRequest, type WaitResult, waitFor } from './wait.js';
 import { type ZoomRequest, zoomRegion } from './zoom.js';
 
+/** How a TrueclickSession gets its browser and sizes its screenshots, beside the launch options. */
 export interface SessionOptions extends BrowserOptions {
   /** Long edge of screenshots sent to the model; 0 = full device resolution. */
   maxImageEdge?: number;
@@ -40,6 +41,10 @@ export interface SessionOptions extends BrowserOptions {
   browserSource?: () => Promise<BrowserHandle>;
 }
 
+/**
+ * A screenshot as handed to the model: the PNG (base64, with numbered marks drawn on when asked) and the
+ * frame id that later clicks name, so their coordinates are read in the image the model saw.
+ */
 export interface Screenshot {
   /** What the answer says of the frame; `session.frame(id)` gives it with its snapshot, once read. */
   frame: FrameInfo;

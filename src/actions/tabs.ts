@@ -13,6 +13,10 @@ export interface Tab {
   driver?: Promise<PageDriver>;
 }
 
+/**
+ * One tab as listed to the agent: `index` is its position among the session's tabs (from 0, shifting when a
+ * tab closes), and `active` marks the tab trueclick acts on.
+ */
 export interface TabInfo {
   index: number;
   url: string;

@@ -11,6 +11,11 @@ import type { Point } from './verdicts.js';
 
 // From the agent's request to one CSS viewport point (and the mark's element, for mark clicks).
 
+/**
+ * A checked click as an agent asks for it: one target (x/y, box, model_output, or a `mark` id) with the
+ * `frame` it was read off and its convention fields, plus what the element should be (`expect`) and how to
+ * click (button, click_count, modifiers).
+ */
 export interface ClickRequest extends TargetRequest {
   frame?: string;
   mark?: number;

@@ -3,6 +3,13 @@ import type { ErrorKind } from '../geometry/index.js';
 import type { Expect } from './expect.js';
 import type { PixelCheck } from './pixels.js';
 
+/**
+ * How a checked action ended (SPEC S4): 'OK' it acted on the element the frame showed; 'STALE_TARGET' the
+ * page changed under the point, 'COVERED' something now lies on top, 'MISSED_TARGET' the point never held
+ * what `expect` describes (nothing sent for these three); 'FRAME_MISMATCH' recent misses fit one
+ * scale/offset, so the coordinates were read in the wrong frame; 'LANDED_ELSEWHERE' the event reached another
+ * element; 'UNVERIFIED' it was sent but where it landed is not confirmed.
+ */
 export type Verdict =
   | 'OK'
   | 'STALE_TARGET'
@@ -22,6 +29,10 @@ export const ERROR_VERDICTS = {
   internal: 'INTERNAL_ERROR',
 } as const satisfies Record<ErrorKind, string>;
 
+/**
+ * The verdict of a call that failed before or instead of acting, by the error's kind: 'BAD_INPUT', 'BLOCKED'
+ * (answer a dialog or file chooser first), 'BROWSER_GONE', 'TIMEOUT' or 'INTERNAL_ERROR'.
+ */
 export type ErrorVerdict = (typeof ERROR_VERDICTS)[ErrorKind];
 
 export interface Point {

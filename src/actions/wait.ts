@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { aborted, sleep } from '../browser/errors.js';
 import { ActionError } from './errors.js';
 
+/** What `browser_wait_for` waits for: text to appear, text to go, some seconds, or seconds then text. */
 export interface WaitRequest {
   /** Wait until this text is visible on the page. */
   text?: string;
@@ -13,6 +14,7 @@ export interface WaitRequest {
   timeout?: number;
 }
 
+/** How a wait ended: how long it took (`waitedMs`), whether the text condition held, and the page's URL. */
 export interface WaitResult {
   waitedMs: number;
   /** Whether the text condition held when the wait ended (true when only seconds were asked). */

@@ -4,11 +4,18 @@
 
 import { GeometryError, show } from './errors.js';
 
+/**
+ * One click to learn from: where it was meant to land and where it did, as [x, y] in px of one frame (usually
+ * CSS viewport px; both points must be in the same units).
+ */
 export interface Sample {
   intended: [number, number];
   actual: [number, number];
 }
 
+/**
+ * The line through one axis' samples, actual = scale * intended + offset; offset and residual in their px.
+ */
 export interface AxisFit {
   /** actual = scale * intended + offset */
   scale: number;
@@ -17,6 +24,7 @@ export interface AxisFit {
   residual: number;
 }
 
+/** A fit per axis: x from the samples' x values, y from their y values. */
 export interface AffineFit {
   x: AxisFit;
   y: AxisFit;

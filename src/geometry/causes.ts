@@ -1,6 +1,7 @@
 // Named explanations for a fitted scale or offset. A scale of 1.225 means nothing to an agent; "1568/1280: a
 // 1568-px-wide image read as CSS px of a 1280-px viewport" tells it which convention field to fix.
 
+/** Common devicePixelRatios (device px per CSS px), tried when naming the cause of a fitted scale. */
 export const COMMON_DPRS = [1.25, 1.5, 1.65, 1.75, 2, 2.5, 3] as const;
 /** Widths of images models are shown: client/provider downscales, Claude's resize of common screens, XGA.. */
 const IMAGE_WIDTHS = [

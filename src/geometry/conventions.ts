@@ -3,24 +3,52 @@
 
 import { GeometryError, show } from './errors.js';
 
+/**
+ * The units a model may write coordinates in: 'px' of the image it saw, 'css' px, or fractions of the image
+ * as 'normalized' (0..1), 'permille' (0..1000) or 'percent' (0..100).
+ */
 export const UNITS = ['px', 'css', 'normalized', 'permille', 'percent'] as const;
+/**
+ * How four numbers make a box: 'xyxy' [left, top, right, bottom], 'xywh' [left, top, width, height],
+ * 'cxcywh' [centre x, centre y, width, height].
+ */
 export const BOX_FORMATS = ['xyxy', 'xywh', 'cxcywh'] as const;
+/** Which coordinate a model writes first: 'xy', or 'yx' as Gemini writes its points and box_2d. */
 export const AXIS_ORDERS = ['xy', 'yx'] as const;
+/** The corner y is measured from: 'top-left' as screenshots and CSS, 'bottom-left' when y grows upwards. */
 export const ORIGINS = ['top-left', 'bottom-left'] as const;
+/**
+ * What the numbers are measured against: 'image' (the screenshot, for image units), or for 'css' units the
+ * 'viewport', the 'page' (viewport + scroll at capture) or the 'screen' (viewport + window offset).
+ */
 export const SPACES = ['image', 'viewport', 'page', 'screen'] as const;
 /** Provider-side resizes that change the pixel grid a model answers in (see resize.ts). */
 export const RESIZE_RULES = ['none', 'claude', 'anthropic-quickstart', 'qwen2.5-vl', 'ui-tars-1.5'] as const;
+/**
+ * How relative values are read: 'none' as written, 'bin-centre' as bin k of 1000 read at (k + 0.5) / 1000
+ * (Florence-2).
+ */
 export const QUANTIZATIONS = ['none', 'bin-centre'] as const;
 
+/** One of UNITS: the unit a model's coordinates are in. */
 export type Units = (typeof UNITS)[number];
+/** One of BOX_FORMATS: how a box's four numbers are laid out. */
 export type BoxFormat = (typeof BOX_FORMATS)[number];
+/** One of AXIS_ORDERS: 'xy' x first, 'yx' y first. */
 export type AxisOrder = (typeof AXIS_ORDERS)[number];
+/** One of ORIGINS: the corner y is measured from. */
 export type Origin = (typeof ORIGINS)[number];
+/** One of SPACES: what the coordinates are measured against. */
 export type Space = (typeof SPACES)[number];
+/** One of RESIZE_RULES: the provider's resize from the image sent to the pixel grid the model answers in. */
 export type ResizeRule = (typeof RESIZE_RULES)[number];
 /** 'bin-centre': values are bin indices k of 1000 bins per axis, read as (k + 0.5) / 1000 (Florence-2). */
 export type Quantization = (typeof QUANTIZATIONS)[number];
 
+/**
+ * How a model's numbers are to be read (SPEC S3): their units, box layout, axis order, origin and space, and
+ * the size and resize of the image the model saw. A model's preset supplies it; request fields override that.
+ */
 export interface Convention {
   units: Units;
   box_format: BoxFormat;

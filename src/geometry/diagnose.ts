@@ -4,6 +4,11 @@
 import { type AffineFit, fitAffine, fitSwapped, type Sample, validateSamples } from './affine.js';
 import { explainOffset, explainScale } from './causes.js';
 
+/**
+ * What explains a set of misses: 'no-error' they land where meant; one frame error for all of them
+ * ('uniform-scale', 'per-axis-scale', 'constant-offset', 'axes-swapped', 'vertical-flip', 'horizontal-flip'),
+ * so fix a convention field; 'scattered' the model is guessing; 'insufficient' too few samples, or too close.
+ */
 export type DiagnosisVerdict =
   | 'no-error'
   | 'uniform-scale'
@@ -15,6 +20,7 @@ export type DiagnosisVerdict =
   | 'scattered'
   | 'insufficient';
 
+/** The verdict on a set of intended/actual clicks, the fits behind it (samples' px), and what to change. */
 export interface Diagnosis {
   verdict: DiagnosisVerdict;
   /** Direct fit actual = scale * intended + offset per axis (scale 1, offset 0 with no samples at all). */
@@ -28,6 +34,7 @@ export interface Diagnosis {
   tolerance?: { x: number; y: number };
 }
 
+/** Fewest samples diagnose judges: with fewer, a scale and an offset per axis cannot be told from noise. */
 export const MIN_SAMPLES = 3;
 /** Below this spread (px, standard deviation) of intended points an axis' scale cannot be told from noise. */
 export const MIN_SPREAD = 10;
@@ -122,6 +129,10 @@ function classifyDirect(
   };
 }
 
+/**
+ * Says whether misses come from a misread frame (one scale, offset, axis swap or flip explains them all, so a
+ * convention field is wrong) or from a guessing model. Samples are [x, y] px of one frame, spread over it.
+ */
 export function diagnose(samples: Sample[]): Diagnosis {
   const s = validateSamples(samples);
   const n = s.length;

@@ -1,6 +1,7 @@
 // Every refusal in the geometry layer is a GeometryError: callers (the actions layer, the MCP tools, the CLI)
 // show `message` to an agent, so it must say what was wrong and what to pass instead; `code` is for programs.
 
+/** Stable codes of the geometry layer's refusals, for programs; the message says the same to an agent. */
 export type GeometryErrorCode =
   | 'BAD_REQUEST'
   | 'NOT_A_NUMBER'
@@ -69,6 +70,10 @@ export class TrueclickError extends Error {
   }
 }
 
+/**
+ * A refusal of the geometry layer: a coordinate, convention, frame, model answer or image it will not guess
+ * about, with what was wrong and what to pass instead. Always kind 'bad_input'.
+ */
 export class GeometryError extends TrueclickError {
   declare readonly code: GeometryErrorCode;
 

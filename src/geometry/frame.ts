@@ -4,6 +4,10 @@ import type { Convention } from './conventions.js';
 import { GeometryError, show } from './errors.js';
 import { applyResize, type Size } from './resize.js';
 
+/**
+ * What mapping a screenshot's pixels to CSS px needs to know of it (SPEC S2): the image size sent, the CSS
+ * viewport area it shows, and the scroll, window offset and devicePixelRatio at capture.
+ */
 export interface FrameGeometry {
   /** The image as sent to the client (after any server downscale), pixels. */
   image: { width: number; height: number };

@@ -3,6 +3,7 @@
 
 import { GeometryError } from './errors.js';
 
+/** The pixel size of a PNG, JPEG or WebP file as its header declares it (px of the image), and its format. */
 export interface ImageSize {
   width: number;
   height: number;

@@ -31,6 +31,7 @@ export function toConvention(css: XY, convention: Convention, frame?: FrameGeome
   return convention.axis_order === 'yx' ? [p.y, p.x] : [p.x, p.y];
 }
 
+/** A box by its edges, in CSS viewport px. */
 export interface CssBox {
   left: number;
   top: number;

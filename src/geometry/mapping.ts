@@ -6,6 +6,7 @@ import { type Convention, isRelative, RELATIVE_EXTENT } from './conventions.js';
 import { GeometryError } from './errors.js';
 import { type FrameGeometry, frameOrigin, modelImageSize } from './frame.js';
 
+/** A point; its frame and unit (CSS viewport px, image px, a convention's units) are the caller's to say. */
 export interface XY {
   x: number;
   y: number;

@@ -13,6 +13,7 @@ import {
   presetFor,
 } from './presets.js';
 
+/** The one click target read out of a model's raw answer: its numbers as written, not yet in any px. */
 export interface ParsedOutput {
   kind: 'point' | 'box';
   /** 2 numbers for a point, 4 for a box, in the order the text wrote them. */
@@ -26,6 +27,7 @@ export interface ParsedOutput {
   grammar: Grammar;
 }
 
+/** Longest model answer parseModelOutput reads, in characters; a longer text is refused, not scanned. */
 export const MAX_MODEL_OUTPUT_CHARS = 100_000;
 
 const GRAMMAR_NAMES: Readonly<Record<Grammar, string>> = {
@@ -74,6 +76,10 @@ function same(a: [number, number], b: [number, number]): boolean {
   return close(a[0], b[0]) && close(a[1], b[1]);
 }
 
+/**
+ * Reads the single click target in a model's raw answer, in the preset's family's output forms. Prose and
+ * markdown around it are fine; two different targets, or a form another family writes, are refused.
+ */
 export function parseModelOutput(preset: PresetName, text: string): ParsedOutput {
   const p = presetFor(preset);
   if (typeof text !== 'string') {

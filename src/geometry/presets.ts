@@ -4,6 +4,7 @@
 import type { Convention } from './conventions.js';
 import { GeometryError, show } from './errors.js';
 
+/** The model families trueclick knows how to read, the values of a request's `model` field. */
 export const PRESET_NAMES = [
   'claude',
   'anthropic-quickstart',
@@ -21,6 +22,7 @@ export const PRESET_NAMES = [
   'os-atlas',
 ] as const;
 
+/** One of PRESET_NAMES: a model family whose answers trueclick can read. */
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 /**
@@ -39,8 +41,10 @@ export const FAMILY_GRAMMARS = [
   'ui-tars-action',
   'point-tag',
 ] as const;
+/** An output form a model's answer can take: one of GENERIC_GRAMMARS, or of a family's FAMILY_GRAMMARS. */
 export type Grammar = (typeof GENERIC_GRAMMARS)[number] | (typeof FAMILY_GRAMMARS)[number];
 
+/** How one model family's answers are read: its default convention and the output forms it accepts. */
 export interface Preset {
   name: PresetName;
   convention: Omit<Convention, 'shown_width' | 'shown_height' | 'model'>;
@@ -59,6 +63,7 @@ const base = {
   quantization: 'none',
 } as const;
 
+/** The preset of every model family, by name (sources in research/conventions.md, section 1). */
 export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   claude: {
     name: 'claude',
@@ -148,10 +153,12 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   },
 };
 
+/** Whether a value names a known preset. */
 export function isPresetName(name: unknown): name is PresetName {
   return typeof name === 'string' && (PRESET_NAMES as readonly string[]).includes(name);
 }
 
+/** The preset of a model family; throws a GeometryError listing the known names when there is none. */
 export function presetFor(name: unknown): Preset {
   if (isPresetName(name)) return PRESETS[name];
   throw new GeometryError(

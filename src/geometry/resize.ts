@@ -4,6 +4,7 @@
 import type { ResizeRule } from './conventions.js';
 import { GeometryError, show } from './errors.js';
 
+/** A width and height in px of an image. */
 export interface Size {
   width: number;
   height: number;
@@ -25,7 +26,9 @@ function checkSize(width: number, height: number, what: string): void {
   }
 }
 
+/** Longest edge, px, of an image Claude reads unresized; a longer one is scaled down to it. */
 export const CLAUDE_MAX_LONG_EDGE = 1568;
+/** Largest area (width x height, px) of an image Claude reads unresized; a larger one is scaled down. */
 export const CLAUDE_MAX_PIXELS = 1_150_000;
 
 /**
@@ -48,6 +51,7 @@ export function claudeResize(width: number, height: number): Size & { scale: num
   };
 }
 
+/** The screen sizes (px) the Anthropic computer-use quickstart scales screenshots to: XGA, WXGA, FWXGA. */
 export const ANTHROPIC_QUICKSTART_TARGETS: readonly (Size & { name: string })[] = [
   { name: 'XGA', width: 1024, height: 768 },
   { name: 'WXGA', width: 1280, height: 800 },
@@ -69,14 +73,18 @@ export function anthropicQuickstartTarget(width: number, height: number): (Size 
   return null;
 }
 
+/** smart_resize settings: sides become multiples of `factor` px, the area kept in minPixels..maxPixels. */
 export interface SmartResizeOptions {
   factor?: number;
   minPixels?: number;
   maxPixels?: number;
 }
 
+/** smart_resize defaults of Qwen2-VL and Qwen2.5-VL (qwen-vl-utils): 4 to 16384 tokens of 28 x 28 px. */
 export const QWEN2_VL_RESIZE = { factor: 28, minPixels: 4 * 28 * 28, maxPixels: 16384 * 28 * 28 } as const;
+/** smart_resize defaults of Qwen3-VL (qwen-vl-utils): 4 to 16384 tokens of 32 x 32 px. */
 export const QWEN3_VL_RESIZE = { factor: 32, minPixels: 4 * 32 * 32, maxPixels: 16384 * 32 * 32 } as const;
+/** smart_resize settings of UI-TARS-1.5: 100 to 16384 tokens of 28 x 28 px (at least 78 400 px in all). */
 export const UI_TARS_15_RESIZE = {
   factor: 28,
   minPixels: 100 * 28 * 28,
@@ -124,10 +132,12 @@ export function qwenSmartResize(height: number, width: number, options: SmartRes
   return { width: wBar, height: hBar };
 }
 
+/** The size (px) at which Qwen3-VL reads an image of the given size: smart_resize with QWEN3_VL_RESIZE. */
 export function qwen3VlResize(height: number, width: number): Size {
   return qwenSmartResize(height, width, QWEN3_VL_RESIZE);
 }
 
+/** The size (px) at which UI-TARS-1.5 reads an image of the given size, the grid its pixel answers are in. */
 export function uiTars15Resize(height: number, width: number): Size {
   return qwenSmartResize(height, width, UI_TARS_15_RESIZE);
 }

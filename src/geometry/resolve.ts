@@ -9,6 +9,7 @@ import { parseModelOutput } from './parse.js';
 import type { Grammar, PresetName } from './presets.js';
 import { asRecord, conventionFor, given, type TargetRequest } from './request.js';
 
+/** Where a click target lands: its CSS viewport px, with how the numbers were read to get there. */
 export interface ResolvedPoint {
   /** CSS viewport px, floats (rounding only at dispatch). */
   css: XY;
