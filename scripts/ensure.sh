@@ -29,8 +29,8 @@ fi
 if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/null | grep -qx eng; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "trueclick: installing tesseract-ocr tesseract-ocr-eng with apt-get (OCR for the pixel guard)"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null; } ||
+      echo "trueclick: apt-get could not install tesseract; the pixel guard will compare pixels only" >&2
   else
     echo "trueclick: no OCR engine; the pixel guard will compare pixels only. Install it with:" >&2
     echo "           sudo apt-get install -y tesseract-ocr tesseract-ocr-eng" >&2
