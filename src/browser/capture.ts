@@ -64,14 +64,16 @@ export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions
     );
   }
   if (o.maxWidth && o.maxWidth > 0) s = Math.min(s, o.maxWidth / deviceW);
-  if (s >= 1) return 1;
-  // Whole pixels, rounded down until the height Chromium rounds to still fits: the model's client must
-  // not shrink the image again (1238×929 at 800×600@2 is 102 px over 1.15 MP; Claude would make it 1237×928).
   const maxPixels = o.maxPixels ?? DEFAULT_MAX_PIXELS;
   const fits = (w: number) => {
     const h = Math.ceil((deviceH * w) / deviceW);
     return edge <= 0 || (w * h <= maxPixels && Math.max(w, h) <= edge);
   };
+  // A fractional device size (791×646 CSS px at 1.5 is 1186.5×969) comes out rounded up: at scale 1 it must
+  // still fit once rounded (1187×969 is 203 px over 1.15 MP).
+  if (s >= 1 && (edge <= 0 || fits(Math.round(deviceW)))) return 1;
+  // Whole pixels, rounded down until the height Chromium rounds to still fits: the model's client must
+  // not shrink the image again (1238×929 at 800×600@2 is 102 px over 1.15 MP; Claude would make it 1237×928).
   let w = Math.floor(deviceW * s);
   while (w > 1 && !fits(w)) w--;
   return w / deviceW;

@@ -27,6 +27,15 @@ test('the capture size is one Claude keeps as it is, for any viewport and device
   );
 });
 
+test('a fractional device size that fits only before rounding is scaled (found by the property above)', () => {
+  // 791×646 CSS px at devicePixelRatio 1.5: 1186.5×969 device px fit 1.15 MP, the 1187×969 image does not.
+  const s = captureScale(1186.5, 969, {});
+  const [w, h] = [Math.round(1186.5 * s), Math.round(969 * s)];
+  assert.ok(s < 1);
+  const c = claudeResize(w, h);
+  assert.deepEqual([c.width, c.height], [w, h]);
+});
+
 test('max_width caps the width; --max-image-edge 0 keeps full resolution', () => {
   assert.equal(captureScale(2560, 1600, { maxImageEdge: 0 }), 1);
   assert.ok(Math.round(2560 * captureScale(2560, 1600, { maxWidth: 1000 })) <= 1000);
