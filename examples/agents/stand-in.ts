@@ -54,7 +54,8 @@ export function pagePerception(session: TrueclickSession): Perception {
       const loc = t.within
         ? page.locator('*', { hasText: t.within }).filter({ has: inner }).last().locator(inner).first()
         : inner.first();
-      const b = await loc.boundingBox({ timeout: 2000 }).catch(() => null);
+      // A busy machine (two test files side by side) can take seconds to re-render and settle the locator.
+      const b = await loc.boundingBox({ timeout: 5000 }).catch(() => null);
       return b ? { left: b.x, top: b.y, right: b.x + b.width, bottom: b.y + b.height } : null;
     },
     async view() {
