@@ -21,7 +21,8 @@ if (files.length === 0) {
 // The load test fills both cores with eight sessions and measures memory, and the large-page test captures
 // a page of 56 000 elements (seconds each): they run last and alone, so they neither starve the other tests
 // (an Inspector call timed out beside the load) nor are measured amid them (a capture ran out of its 10 s).
-const HEAVY = ['load.test.js', 'large-page.test.js'];
+// The pack test runs `npm install` (disk and CPU for seconds): beside browser tests it made their timings slip.
+const HEAVY = ['load.test.js', 'large-page.test.js', 'pack.test.js'];
 const alone = files.filter((f) => HEAVY.some((h) => f.endsWith(h)));
 const rest = files.filter((f) => !alone.includes(f));
 let status = 0;

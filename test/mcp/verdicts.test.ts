@@ -35,10 +35,10 @@ const deleteSlot = (i: number) => ({ x: 1180, y: 148 + 56 * i });
 
 describe('verdicts from real pages', () => {
   test('STALE_TARGET: rows re-sorted since the frame; nothing deleted; a new frame deletes the right row', async () => {
-    await mcp.call('browser_navigate', { url: srv.url('/tickets', { resort: 1200, run: 'stale' }) });
+    await mcp.call('browser_navigate', { url: srv.url('/tickets', { resort: 3000, run: 'stale' }) });
     const f = await frameOf(mcp);
     const p = imagePx(f, deleteSlot(2));
-    await sleep(1500); // the model "thinks"; the rows re-sort meanwhile
+    await sleep(3300); // the model "thinks"; the rows re-sort meanwhile
     const r = await mcp.call('browser_click', {
       frame: f.id,
       x: p.x,
@@ -75,11 +75,11 @@ describe('verdicts from real pages', () => {
 
   test('STALE_TARGET: a list that re-renders in place (same button node, same text, another row)', async () => {
     await mcp.call('browser_navigate', {
-      url: srv.url('/tickets', { resort: 1200, order: 'rewrite', run: 'rewrite' }),
+      url: srv.url('/tickets', { resort: 3000, order: 'rewrite', run: 'rewrite' }),
     });
     const f = await frameOf(mcp);
     const p = imagePx(f, deleteSlot(1));
-    await sleep(1500);
+    await sleep(3300);
     const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
     const s = structured<Report & { hitNow: { nodeId: number }; hitAtCapture: { nodeId: number } }>(r);
     assert.equal(s.verdict, 'STALE_TARGET', text(r));
@@ -231,10 +231,10 @@ describe('verdicts from real pages', () => {
 
   test('STALE_TARGET on a canvas: rows re-drawn during inference are refused by the pixel guard; a new frame archives the right row', async () => {
     const run = 'canvas-stale';
-    await mcp.call('browser_navigate', { url: srv.url('/rw/canvas-table', { resort: 1200, run }) });
+    await mcp.call('browser_navigate', { url: srv.url('/rw/canvas-table', { resort: 3000, run }) });
     const f = await frameOf(mcp);
     const p = imagePx(f, { x: 1156, y: 144 + 48 * 4 });
-    await sleep(1500); // the model "thinks"; the canvas re-draws its rows meanwhile (and its clock ticks)
+    await sleep(3300); // the model "thinks"; the canvas re-draws its rows meanwhile (and its clock ticks)
     const r = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
     const s = structured<Report & { pixels?: { why: string; changedShare: number; textThen?: string } }>(r);
     assert.equal(r.isError, true);
