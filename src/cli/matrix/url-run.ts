@@ -61,6 +61,8 @@ export interface UrlMatrixRun {
 
 /** How long a page may take to render its targets after load (a single-page app fetching its data). */
 const TARGET_WAIT_MS = 10_000;
+/** How long after load the page is left to settle before its targets are judged. */
+const SETTLE_MS = 500;
 
 async function runWorld(
   cfg: BrowserConfig,
@@ -73,6 +75,8 @@ async function runWorld(
   await sent.navigate(spec.url);
   const driver = await sent.driver();
   const page = driver.page;
+  // Cookie banners and toasts often show a moment after load: the targets are judged once they are up.
+  await page.waitForTimeout(SETTLE_MS);
   const deadline = Date.now() + TARGET_WAIT_MS;
   const located: Array<Awaited<ReturnType<typeof locate>>> = [];
   for (const t of spec.targets) located.push(await locate(page, t, deadline));
