@@ -20,17 +20,17 @@ export interface FrameInfo {
 export interface FrameRecord extends FrameInfo {
   capture: FrameInfo['capture'] & { snapshot: SnapshotIndex };
   /**
-   * The image as captured (PNG, without marks drawn on it): the pixel guard crops what the model saw from it.
-   * Kept for the newest KEEP_IMAGES frames only; null for older ones.
+   * The image as captured (base64 PNG, without marks drawn on it): the pixel guard crops what the model saw
+   * from it. Kept for the newest KEEP_IMAGES frames only; null for older ones.
    */
-  image: Buffer | null;
+  image: string | null;
 }
 
 /** A kept frame; its snapshot may still be on its way (see Capture.snapshot). */
 interface Entry {
   info: FrameInfo;
   ready: Promise<Omit<FrameRecord, 'image'>>;
-  image: Buffer | null;
+  image: string | null;
 }
 
 /** How many of the newest frames keep their image (~0.1–1 MB each) for the pixel guard. */
@@ -63,7 +63,8 @@ export class FrameStore {
     const ready = snapshot.then((s) => ({ ...info, capture: { ...kept, snapshot: s } }));
     // A frame nobody acts on may fail quietly; one that is used says why (get).
     ready.catch(() => {});
-    this.frames.set(id, { info, ready, image: Buffer.from(capture.base64, 'base64') });
+    // The capture's own string: decoded only when a pixel target needs it, not on every screenshot.
+    this.frames.set(id, { info, ready, image: capture.base64 });
     let withImage = 0;
     for (const e of [...this.frames.values()].reverse())
       if (e.image && ++withImage > KEEP_IMAGES) e.image = null;

@@ -1,6 +1,6 @@
 import type { ElementFacts } from '../browser/element-facts.js';
 import type { Box } from '../image/draw.js';
-import { greyRegion, lineBand } from '../image/pixel-diff.js';
+import { type Grey, greyRegion, greyRows, lineBand } from '../image/pixel-diff.js';
 import type { Attempt } from './attempt.js';
 import type { FrameRecord } from './frames.js';
 
@@ -50,7 +50,11 @@ const PAD = 4;
  * right). As tall as the line of content at the point (a row's text and controls) plus a little; where no
  * line stands out (a bar, a tile, a photo), LOOK above and below the point, so a bar's axis label is in it.
  */
-export async function bandAround(a: Attempt, frame: FrameRecord & { image: Buffer }): Promise<Box> {
+export async function bandAround(
+  a: Attempt,
+  frame: FrameRecord,
+  png: Buffer,
+): Promise<{ box: Box; grey: Grey }> {
   const { k, origin } = frameScale(frame);
   const { image } = frame.geometry;
   const p = a.resolved.point;
@@ -67,12 +71,16 @@ export async function bandAround(a: Attempt, frame: FrameRecord & { image: Buffe
   const y0 = Math.max(0, Math.floor(Math.max(ey0, py - LOOK * k)));
   const y1 = Math.min(image.height, Math.ceil(Math.min(ey1, py + LOOK * k)));
   const window = { x: x0, y: y0, width: Math.max(1, x1 - x0), height: Math.max(1, y1 - y0) };
-  const grey = await greyRegion(frame.image, window);
+  const grey = await greyRegion(png, window);
   const line = lineBand(grey, py - y0, 12 * k, MAX_LINE * k);
   const pad = Math.round(PAD * k);
   const top = line ? Math.max(y0, y0 + line.top - pad) : y0;
   const bottom = line ? Math.min(y1, y0 + line.bottom + pad) : y1;
-  return { x: window.x, y: top, width: window.width, height: Math.max(1, bottom - top) };
+  const height = Math.max(1, bottom - top);
+  return {
+    box: { x: window.x, y: top, width: window.width, height },
+    grey: greyRows(grey, top - y0, top - y0 + height),
+  };
 }
 
 /** A band of image px as CSS px of the viewport at capture. */

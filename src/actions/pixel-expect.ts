@@ -27,7 +27,7 @@ export async function missedInPixels(a: Attempt, s: PixelStage, want: string): P
   s.check.ocr = 'read';
   const needle = comparable(want);
   if (comparable(read).includes(needle)) return null;
-  const frame = a.frame as FrameRecord & { image: Buffer };
+  const frame = a.frame as FrameRecord & { image: string };
   const found = await locate(a, frame, needle);
   const said = `"${read}"`;
   if (!found) {
@@ -43,7 +43,7 @@ export async function missedInPixels(a: Attempt, s: PixelStage, want: string): P
 /** Where OCR reads the text in the frame's image of the element, CSS px of the viewport at capture (centre). */
 async function locate(
   a: Attempt,
-  frame: FrameRecord & { image: Buffer },
+  frame: FrameRecord & { image: string },
   needle: string,
 ): Promise<{ x: number; y: number } | null> {
   const { k, origin } = frameScale(frame);
@@ -55,7 +55,8 @@ async function locate(
   const x1 = Math.min(image.width, Math.ceil(el ? (el.x + el.width - fs.x - origin.x) * k : image.width));
   const y1 = Math.min(image.height, Math.ceil(el ? (el.y + el.height - fs.y - origin.y) * k : image.height));
   if (x1 <= x0 || y1 <= y0) return null;
-  const region = await pngRegion(frame.image, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+  const png = Buffer.from(frame.image, 'base64');
+  const region = await pngRegion(png, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
   const { words } = await readText(region, { timeoutMs: 15_000 });
   const box = findWords(words, needle);
   if (!box) return null;

@@ -1,7 +1,7 @@
 import { describeHit } from '../browser/element-facts.js';
 import type { Box } from '../image/draw.js';
 import { comparable, ocrEngine, readText, readTexts } from '../image/ocr.js';
-import { diffGrey, greyOf, greyRegion, pngRegion } from '../image/pixel-diff.js';
+import { diffGrey, fitGrey, type Grey, greyOf, greyPng } from '../image/pixel-diff.js';
 import type { Attempt } from './attempt.js';
 import type { FrameRecord } from './frames.js';
 import { bandAround, bandCss, frameScale, pixelOnly } from './pixel-band.js';
@@ -37,6 +37,8 @@ export interface PixelStage {
   check: PixelCheck;
   /** The band in the frame's image px. */
   image: Box;
+  /** What the model saw there, grey, and as a PNG for OCR. */
+  seenGrey: Grey;
   seen: Buffer;
   thenText?: Promise<string>;
   /** When the band was read again (Date.now()). */
@@ -56,12 +58,10 @@ export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
     a.report.pixels = { why, band: { x: 0, y: 0, width: 0, height: 0 }, ocr: 'not needed' };
     return null;
   }
-  const withImage = frame as FrameRecord & { image: Buffer };
-  const image = await bandAround(a, withImage);
+  const { box: image, grey } = await bandAround(a, frame, Buffer.from(frame.image, 'base64'));
   const check: PixelCheck = { why, band: roundBox(bandCss(frame, image)), ocr: 'not needed' };
   a.report.pixels = check;
-  const seen = await pngRegion(withImage.image, image);
-  return { check, image, seen };
+  return { check, image, seenGrey: grey, seen: await greyPng(grey) };
 }
 
 const roundBox = (b: Box): Box => ({
@@ -102,18 +102,8 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
   const frame = a.frame as FrameRecord;
   const now = await bandNow(a, s);
   s.readAt = Date.now();
-  const thenGrey = await greyOf(s.seen);
-  let nowGrey = await greyOf(now);
-  if (nowGrey.width !== thenGrey.width || nowGrey.height !== thenGrey.height) {
-    // Chromium rounds a clip's size at fractional scales: a pixel more or less at an edge.
-    nowGrey = await greyRegion(await padTo(now, thenGrey.width, thenGrey.height), {
-      x: 0,
-      y: 0,
-      width: thenGrey.width,
-      height: thenGrey.height,
-    });
-  }
-  const diff = diffGrey(thenGrey, nowGrey);
+  const thenGrey = s.seenGrey;
+  const diff = diffGrey(thenGrey, fitGrey(await greyOf(now), thenGrey.width, thenGrey.height));
   const { check } = s;
   check.changedShare = Math.round(diff.changedShare * 10_000) / 10_000;
   if (diff.changedPixels < MIN_CHANGED) return null;
@@ -157,18 +147,6 @@ function stale(a: Attempt, sentence: string): ClickReport {
     verdict: 'STALE_TARGET',
     message: `${sentence} Take a new screenshot (browser_screenshot) and find the target again.`,
   };
-}
-
-async function padTo(png: Buffer, width: number, height: number): Promise<Buffer> {
-  const { default: sharp } = await import('sharp');
-  const m = await sharp(png).metadata();
-  const w = m.width ?? width;
-  const h = m.height ?? height;
-  return sharp(png)
-    .extend({ right: Math.max(0, width - w), bottom: Math.max(0, height - h), extendWith: 'copy' })
-    .extract({ left: 0, top: 0, width, height })
-    .png()
-    .toBuffer();
 }
 
 /** Runs one pixel-guard step of an attempt, adding its time to the report's costMs. */

@@ -44,6 +44,34 @@ export async function greyRegion(image: Buffer, r: Box): Promise<Grey> {
   };
 }
 
+/** Rows [top, bottom) of a grey image. */
+export function greyRows(g: Grey, top: number, bottom: number): Grey {
+  return { data: g.data.slice(top * g.width, bottom * g.width), width: g.width, height: bottom - top };
+}
+
+/**
+ * A grey image cut or extended to width × height, an extension repeating the edge pixels: Chromium rounds a
+ * clip's size at fractional scales, so a capture of the same band can come out a pixel larger or smaller.
+ */
+export function fitGrey(g: Grey, width: number, height: number): Grey {
+  if (g.width === width && g.height === height) return g;
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(y, g.height - 1) * g.width;
+    for (let x = 0; x < width; x++) data[y * width + x] = g.data[sy + Math.min(x, g.width - 1)] as number;
+  }
+  return { data, width, height };
+}
+
+/** A grey image as a PNG (what OCR reads). */
+export function greyPng(g: Grey): Promise<Buffer> {
+  return sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.length), {
+    raw: { width: g.width, height: g.height, channels: 1 },
+  })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
 /** The same region as a PNG (what OCR reads). */
 export async function pngRegion(image: Buffer, r: Box): Promise<Buffer> {
   return sharp(image)
