@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TrueclickSession } from './actions/session.js';
 import type { PresetName } from './geometry/index.js';
 import { type CellOutcome, type Downscale, groundCell } from './grounding/cell.js';
-import { installRecorder, locate, targetStates } from './grounding/page.js';
+import { readTargets, recordTargets } from './grounding/page.js';
 import { trueclickForPage } from './playwright.js';
 
 export type { Downscale } from './grounding/cell.js';
@@ -69,19 +69,9 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
       const page = await context.newPage();
       await page.goto(o.url);
       if (o.prepare) await o.prepare(page);
-      const deadline = Date.now() + 10_000;
-      const located = [];
-      for (const t of o.targets) located.push(await locate(page, t, deadline));
-      await installRecorder(page, located);
+      await recordTargets(page, o.targets);
       tc = await trueclickForPage(page, full ? { maxImageEdge: 0 } : {});
-      const states = await targetStates(page, o.targets.length);
-      const world = await page.evaluate(() => ({
-        w: innerWidth,
-        h: innerHeight,
-        sx: scrollX,
-        sy: scrollY,
-        dpr: devicePixelRatio,
-      }));
+      const { states, world } = await readTargets(page, o.targets.length);
       const shot = await tc.screenshot();
       const image = shot.frame.geometry.image;
       const seen = { n: 0 };

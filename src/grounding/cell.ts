@@ -7,16 +7,11 @@ import type { Page } from 'playwright-core';
 import type { ClickRequest } from '../actions/click.js';
 import type { Screenshot, TrueclickSession } from '../actions/session.js';
 import { dispatchClick } from '../browser/input.js';
-import type { CssBox, FrameGeometry, PresetName, Size, XY } from '../geometry/index.js';
-import { oracleAnswer, shownSizeFor } from './oracle.js';
+import type { CssBox, PresetName, Size, XY } from '../geometry/index.js';
+import { type Downscale, modelRequest, type World } from './oracle.js';
 import { clicksSince } from './page.js';
 
-/** How the model saw the screenshot (see cells.ts DOWNSCALES). */
-export type Downscale = 'none' | 'full' | 'client-1568' | 'shown-1000';
-
-/** Long edge a client shrinks a full-resolution image to (Claude's limit), and the width of a shown image. */
-export const CLIENT_LONG_EDGE = 1568;
-export const SHOWN_WIDTH = 1000;
+export type { Downscale } from './oracle.js';
 
 export interface CellOutcome {
   /** The model's raw output, as passed to trueclick. */
@@ -31,8 +26,8 @@ export interface CellInput {
   shot: Screenshot;
   /** The screenshot's image size, px. */
   image: Size;
-  /** The page when the frame was taken: viewport (CSS px), scroll, devicePixelRatio. */
-  world: { w: number; h: number; sx: number; sy: number; dpr: number };
+  /** The page when the frame was taken. */
+  world: World;
   box: CssBox;
   preset: PresetName;
   downscale: Downscale;
@@ -60,27 +55,27 @@ async function reached(page: Page, seen: { n: number }, target: number): Promise
   return undefined;
 }
 
-export async function groundCell(c: CellInput): Promise<CellOutcome> {
-  const truthFrame: FrameGeometry = {
-    image: c.image,
-    css: { width: c.world.w, height: c.world.h },
-    scroll: { x: c.world.sx, y: c.world.sy },
-    devicePixelRatio: c.world.dpr,
-  };
-  const shown = shownSizeFor(c.downscale, c.image, CLIENT_LONG_EDGE, SHOWN_WIDTH);
-  const answer = oracleAnswer(c.preset, c.box, truthFrame, shown);
-  const req: ClickRequest = { frame: c.shot.frame.id, model: c.preset, model_output: answer.text };
-  if (shown) req.shown_width = shown.width;
-  const tc: CellOutcome['trueclick'] = { hit: false, dispatched: null };
+/** The model's answer clicked through trueclick: its verdict, where input went, or the refusal it threw. */
+export async function clickAnswer(
+  tc: TrueclickSession,
+  req: ClickRequest,
+): Promise<{ verdict?: string; error?: string; dispatched: XY | null; message?: string }> {
   try {
-    const r = await c.tc.click(req);
-    tc.verdict = r.verdict;
-    tc.dispatched = r.dispatched;
-    if (r.verdict !== 'OK') tc.message = r.message;
-    if (r.dispatched) tc.hit = (await reached(c.page, c.seen, c.target)) === true;
+    const r = await tc.click(req);
+    return {
+      verdict: r.verdict,
+      dispatched: r.dispatched,
+      ...(r.verdict !== 'OK' ? { message: r.message } : {}),
+    };
   } catch (err) {
-    tc.error = errorText(err);
+    return { dispatched: null, error: errorText(err) };
   }
+}
+
+export async function groundCell(c: CellInput): Promise<CellOutcome> {
+  const { answer, req } = modelRequest({ ...c, frame: c.shot.frame.id });
+  const tc: CellOutcome['trueclick'] = { hit: false, ...(await clickAnswer(c.tc, req)) };
+  if (tc.dispatched) tc.hit = (await reached(c.page, c.seen, c.target)) === true;
   const out: CellOutcome = { text: answer.text, trueclick: tc };
   if (c.naive) {
     const p = answer.naive;

@@ -5,6 +5,7 @@
 // of each family's convention (research/conventions.md section 1), so a preset that drifted from its family
 // (units, axis order, resize rule) shows up as an oracle disagreement instead of cancelling out.
 
+import type { ClickRequest } from '../actions/click.js';
 import {
   anthropicQuickstartTarget,
   type Convention,
@@ -224,9 +225,57 @@ function swapPairs(v: number[]): number[] {
   return out;
 }
 
+/**
+ * Which image the server sent and what the client did to it before the model saw it.
+ * none: trueclick's default image (downscaled at capture to long edge <= 1568, <= 1.15 MP), shown as sent.
+ * full: full device resolution (maxImageEdge 0), shown as sent (as chrome-devtools-mcp's screenshots are).
+ * client-1568: full device resolution, shrunk by the client to long edge <= 1568 (shown_width passed).
+ * shown-1000: trueclick's default image, shown 1000 px wide (shown_width passed).
+ */
+export const DOWNSCALES = ['none', 'full', 'client-1568', 'shown-1000'] as const;
+export type Downscale = (typeof DOWNSCALES)[number];
+/** Long edge a client shrinks a full-resolution image to (Claude's limit). */
+export const CLIENT_LONG_EDGE = 1568;
+export const SHOWN_WIDTH = 1000;
+
+/** The page when a frame was taken, read from the page itself: viewport (CSS px), scroll, devicePixelRatio. */
+export interface World {
+  w: number;
+  h: number;
+  sx: number;
+  sy: number;
+  dpr: number;
+}
+
+/**
+ * What a model family answers for a target's true box on a frame it saw after `downscale`, as the click
+ * request an agent sends trueclick (its raw output, and shown_width when the client resized the image), with
+ * the size the client showed the image at (undefined: as sent).
+ */
+export function modelRequest(o: {
+  preset: PresetName;
+  box: CssBox;
+  image: Size;
+  world: World;
+  downscale: Downscale;
+  frame: string;
+}): { answer: Answer; req: ClickRequest; shown: Size | undefined } {
+  const truth: FrameGeometry = {
+    image: o.image,
+    css: { width: o.world.w, height: o.world.h },
+    scroll: { x: o.world.sx, y: o.world.sy },
+    devicePixelRatio: o.world.dpr,
+  };
+  const shown = shownSizeFor(o.downscale, o.image, CLIENT_LONG_EDGE, SHOWN_WIDTH);
+  const answer = oracleAnswer(o.preset, o.box, truth, shown);
+  const req: ClickRequest = { frame: o.frame, model: o.preset, model_output: answer.text };
+  if (shown) req.shown_width = shown.width;
+  return { answer, req, shown };
+}
+
 /** The size at which the client showed an image of `image` px in a downscale mode; undefined = as sent. */
 export function shownSizeFor(
-  mode: 'none' | 'full' | 'client-1568' | 'shown-1000',
+  mode: Downscale,
   image: Size,
   longEdge: number,
   shownWidth: number,

@@ -4,6 +4,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import type { CssBox } from '../geometry/index.js';
+import type { World } from './oracle.js';
 
 /** Roles searched for a target given as an accessible name (`name=Sign in`). */
 const NAMED_ROLES = [
@@ -158,4 +159,31 @@ export async function targetStates(page: Page, count: number): Promise<Array<Tar
     }
     return out;
   }, count);
+}
+
+/** How long a page may take to render its targets after load (a single-page app fetching its data). */
+export const TARGET_WAIT_MS = 10_000;
+
+/** Finds the targets (a page gets TARGET_WAIT_MS to render them) and installs the recorder on them. */
+export async function recordTargets(page: Page, targets: string[]): Promise<void> {
+  const deadline = Date.now() + TARGET_WAIT_MS;
+  const located: Array<Locator | null> = [];
+  for (const t of targets) located.push(await locate(page, t, deadline));
+  await installRecorder(page, located);
+}
+
+/** Each recorded target's state now, and the page's viewport, scroll and devicePixelRatio (the oracle's truth). */
+export async function readTargets(
+  page: Page,
+  count: number,
+): Promise<{ states: Array<TargetState | null>; world: World }> {
+  const states = await targetStates(page, count);
+  const world = await page.evaluate(() => ({
+    w: innerWidth,
+    h: innerHeight,
+    sx: scrollX,
+    sy: scrollY,
+    dpr: devicePixelRatio,
+  }));
+  return { states, world };
 }

@@ -3,6 +3,9 @@
 // frame per server image size, and every (client downscale, preset, target) cell is a click on that frame.
 
 import { isPresetName, PRESET_NAMES, type PresetName } from '../../geometry/index.js';
+import { DOWNSCALES, type Downscale } from '../../grounding/oracle.js';
+
+export { CLIENT_LONG_EDGE, DOWNSCALES, type Downscale, SHOWN_WIDTH } from '../../grounding/oracle.js';
 
 export const DPRS = [1, 1.25, 1.5, 1.65, 2, 3] as const;
 export const SCALE_SOURCES = ['emulated', 'real'] as const;
@@ -10,21 +13,12 @@ export const SCALE_SOURCES = ['emulated', 'real'] as const;
 export const SCROLLBARS = ['hidden', 'classic'] as const;
 /** top: scroll 0; scrolled: window.scrollTo(0, SCROLL_BY), the #scrolled-* targets in view. */
 export const SCROLLS = ['top', 'scrolled'] as const;
-/**
- * Which image the server sent and what the client did to it before the model saw it.
- * none: trueclick's default image (downscaled at capture to long edge <= 1568, <= 1.15 MP), shown as sent.
- * full: full device resolution (maxImageEdge 0), shown as sent (as chrome-devtools-mcp's screenshots are).
- * client-1568: full device resolution, shrunk by the client to long edge <= 1568 (shown_width passed).
- * shown-1000: trueclick's default image, shown 1000 px wide (shown_width passed).
- */
-export const DOWNSCALES = ['none', 'full', 'client-1568', 'shown-1000'] as const;
 /** near: by the origin; far: the bottom-right corner; edge: the right edge, beside the scrollbar. */
 export const TARGETS = ['near', 'far', 'edge'] as const;
 
 export type ScaleSource = (typeof SCALE_SOURCES)[number];
 export type Scrollbar = (typeof SCROLLBARS)[number];
 export type Scroll = (typeof SCROLLS)[number];
-export type Downscale = (typeof DOWNSCALES)[number];
 export type TargetKind = (typeof TARGETS)[number];
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
@@ -32,9 +26,6 @@ export const VIEWPORT = { width: 1280, height: 800 } as const;
 export const SCROLL_BY = 1000;
 /** Width of the classic scrollbar the /targets page styles (?scrollbar=16). */
 export const SCROLLBAR_PX = 16;
-/** Long edge a client shrinks a full-resolution image to (Claude's limit). */
-export const CLIENT_LONG_EDGE = 1568;
-export const SHOWN_WIDTH = 1000;
 
 export interface MatrixSpec {
   dprs: number[];

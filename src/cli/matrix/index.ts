@@ -1,7 +1,6 @@
 // `trueclick matrix`: the grounding round-trip suite of SPEC S5/S7. Exit code 0 when every trueclick click
 // landed on the intended element, 1 on any miss (each printed with its cell), 2 on bad options.
 
-import cliProgress from 'cli-progress';
 import {
   cellCount,
   configLabel,
@@ -10,6 +9,7 @@ import {
   type SpecFlags,
   specFromFlags,
 } from './cells.js';
+import { progressBar } from './progress.js';
 import { runMatrix } from './run.js';
 import { renderJson, renderText, summarize } from './table.js';
 import { type UrlFlags, urlMatrix } from './url.js';
@@ -37,19 +37,10 @@ export async function matrix(o: MatrixOptions): Promise<number> {
     return 2;
   }
   const total = cellCount(spec);
-  const bar =
-    (o.progress ?? process.stderr.isTTY)
-      ? new cliProgress.SingleBar(
-          {
-            stream: process.stderr,
-            format:
-              'matrix {bar} {percentage}% | {value}/{total} clicks | trueclick misses {misses} | {config} | ETA {eta_formatted}',
-            etaBuffer: 200,
-            hideCursor: true,
-          },
-          cliProgress.Presets.shades_classic,
-        )
-      : undefined;
+  const bar = progressBar(
+    o.progress,
+    'matrix {bar} {percentage}% | {value}/{total} clicks | trueclick misses {misses} | {config} | ETA {eta_formatted}',
+  );
   let misses = 0;
   bar?.start(total, 0, { misses, config: 'starting browsers' });
   const runOpts: Parameters<typeof runMatrix>[1] = {

@@ -8,15 +8,14 @@ import { dispatchClick } from '../../browser/input.js';
 
 import type { Page } from 'playwright-core';
 import { startFixtureServer } from '../../../fixtures/server.js';
-import type { ClickRequest } from '../../actions/click.js';
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session.js';
 import { type BrowserHandle, openBrowser } from '../../browser/launch.js';
-import type { CssBox, FrameGeometry, Size, XY } from '../../geometry/index.js';
-import { oracleAnswer, shownSizeFor } from '../../grounding/oracle.js';
+import type { CssBox, Size, XY } from '../../geometry/index.js';
+import { clickAnswer } from '../../grounding/cell.js';
+import { modelRequest } from '../../grounding/oracle.js';
 import {
   type BrowserConfig,
   type Cell,
-  CLIENT_LONG_EDGE,
   configLabel,
   configsOf,
   type Downscale,
@@ -25,7 +24,6 @@ import {
   SCROLL_BY,
   SCROLLBAR_PX,
   type Scroll,
-  SHOWN_WIDTH,
   type TargetKind,
   targetId,
   VIEWPORT,
@@ -131,11 +129,6 @@ function readTruth(ids: string[]): PageTruth {
 const HIT_POLL_MS = 25;
 /** Where the mouse rests while frames are taken: plain background, so no target shows its hover colour. */
 const REST = { x: 400, y: 300 };
-
-function errorText(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  return `${e.code ?? (err as Error)?.name ?? 'Error'}: ${e.message ?? String(err)}`;
-}
 
 function worldProblem(cfg: BrowserConfig, scroll: Scroll, t: PageTruth, ids: string[]): string | null {
   if (Math.abs(t.devicePixelRatio - cfg.dpr) > 1e-3)
@@ -303,27 +296,22 @@ async function runConfig(
         const s = shots.get(cell.downscale) as Shot;
         const id = targetId(cell.target, scroll);
         const box = truth.boxes[id] as CssBox;
-        const truthFrame: FrameGeometry = {
+        const { answer, req, shown } = modelRequest({
+          preset: cell.preset,
+          box,
           image: s.image,
-          css: { width: truth.innerWidth, height: truth.innerHeight },
-          scroll: { x: truth.scrollX, y: truth.scrollY },
-          devicePixelRatio: truth.devicePixelRatio,
-        };
-        const shown = shownSizeFor(cell.downscale, s.image, CLIENT_LONG_EDGE, SHOWN_WIDTH);
-        const answer = oracleAnswer(cell.preset, box, truthFrame, shown);
-        const req: ClickRequest = { frame: s.shot.frame.id, model: cell.preset, model_output: answer.text };
-        if (shown) req.shown_width = shown.width;
-
-        const tc: ClickResult['trueclick'] = { hit: false, dispatched: null };
-        try {
-          const r = await s.session.click(req);
-          tc.verdict = r.verdict;
-          tc.dispatched = r.dispatched;
-          if (r.verdict !== 'OK') tc.message = r.message;
-          if (r.dispatched) tc.landedId = await log.next();
-        } catch (err) {
-          tc.error = errorText(err);
-        }
+          world: {
+            w: truth.innerWidth,
+            h: truth.innerHeight,
+            sx: truth.scrollX,
+            sy: truth.scrollY,
+            dpr: truth.devicePixelRatio,
+          },
+          downscale: cell.downscale,
+          frame: s.shot.frame.id,
+        });
+        const tc: ClickResult['trueclick'] = { hit: false, ...(await clickAnswer(s.session, req)) };
+        if (tc.dispatched) tc.landedId = await log.next();
         tc.hit = tc.landedId === id;
         const result: ClickResult = {
           cell,

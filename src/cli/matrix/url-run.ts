@@ -10,7 +10,7 @@ import { type Screenshot, type SessionOptions, TrueclickSession } from '../../ac
 import { openBrowser } from '../../browser/launch.js';
 import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
 import { groundCell } from '../../grounding/cell.js';
-import { installRecorder, locate, targetStates } from '../../grounding/page.js';
+import { readTargets, recordTargets } from '../../grounding/page.js';
 import {
   type BrowserConfig,
   configsOf,
@@ -20,7 +20,6 @@ import {
   SCROLL_BY,
   type Scroll,
 } from './cells.js';
-import { pngSize } from './pixels.js';
 
 export interface UrlMatrixSpec extends Omit<MatrixSpec, 'targets'> {
   url: string;
@@ -59,8 +58,6 @@ export interface UrlMatrixRun {
   ms: number;
 }
 
-/** How long a page may take to render its targets after load (a single-page app fetching its data). */
-const TARGET_WAIT_MS = 10_000;
 /** How long after load the page is left to settle before its targets are judged. */
 const SETTLE_MS = 500;
 
@@ -77,22 +74,12 @@ async function runWorld(
   const page = driver.page;
   // Cookie banners and toasts often show a moment after load: the targets are judged once they are up.
   await page.waitForTimeout(SETTLE_MS);
-  const deadline = Date.now() + TARGET_WAIT_MS;
-  const located: Array<Awaited<ReturnType<typeof locate>>> = [];
-  for (const t of spec.targets) located.push(await locate(page, t, deadline));
-  await installRecorder(page, located);
+  await recordTargets(page, spec.targets);
   if (scroll === 'scrolled') await page.evaluate((y) => window.scrollTo(0, y), SCROLL_BY);
   // The mouse rests in a corner, so no target shows its hover state in the frames.
   await driver.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 0, y: 0, button: 'none' });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const states = await targetStates(page, spec.targets.length);
-  const metrics = await page.evaluate(() => ({
-    w: innerWidth,
-    h: innerHeight,
-    sx: scrollX,
-    sy: scrollY,
-    dpr: devicePixelRatio,
-  }));
+  const { states, world } = await readTargets(page, spec.targets.length);
   const shots = new Map<Downscale, { session: TrueclickSession; shot: Screenshot; image: Size }>();
   for (const d of spec.downscales) {
     const session = fromFullResolution(d) ? full : sent;
@@ -100,7 +87,7 @@ async function runWorld(
     if (have) shots.set(d, have);
     else {
       const shot = await session.screenshot();
-      shots.set(d, { session, shot, image: pngSize(shot.base64) });
+      shots.set(d, { session, shot, image: shot.frame.geometry.image });
     }
   }
   const seen = { n: 0 };
@@ -123,7 +110,7 @@ async function runWorld(
           tc: s.session,
           shot: s.shot,
           image: s.image,
-          world: metrics,
+          world,
           box: state.box,
           preset,
           downscale,

@@ -3,8 +3,8 @@
 // any trueclick miss or a browser that could not be set up, 2 on bad options.
 
 import { readFileSync } from 'node:fs';
-import cliProgress from 'cli-progress';
 import { SpecError, type SpecFlags, specFromFlags, VIEWPORT } from './cells.js';
+import { progressBar } from './progress.js';
 import { runUrlMatrix, type UrlMatrixSpec, urlCellCount } from './url-run.js';
 import { isUrlMiss, renderUrlJson, renderUrlText } from './url-table.js';
 
@@ -70,18 +70,10 @@ export async function urlMatrix(o: Flags): Promise<number> {
     console.error(`trueclick matrix: ${err.message}`);
     return 2;
   }
-  const bar =
-    (o.progress ?? process.stderr.isTTY)
-      ? new cliProgress.SingleBar(
-          {
-            stream: process.stderr,
-            format:
-              'matrix {bar} {percentage}% | {value}/{total} cells | trueclick misses {misses} | ETA {eta_formatted}',
-            hideCursor: true,
-          },
-          cliProgress.Presets.shades_classic,
-        )
-      : undefined;
+  const bar = progressBar(
+    o.progress,
+    'matrix {bar} {percentage}% | {value}/{total} cells | trueclick misses {misses} | ETA {eta_formatted}',
+  );
   let misses = 0;
   bar?.start(urlCellCount(spec), 0, { misses });
   const run = await runUrlMatrix(spec, {
