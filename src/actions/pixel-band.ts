@@ -50,26 +50,33 @@ const PAD = 4;
  * right). As tall as the line of content at the point (a row's text and controls) plus a little; where no
  * line stands out (a bar, a tile, a photo), LOOK above and below the point, so a bar's axis label is in it.
  */
+/** The captured element's box in the frame's image, whole px, clipped to the image (the whole image without one). */
+export function elementInImage(
+  a: Attempt,
+  frame: FrameRecord,
+): { x0: number; y0: number; x1: number; y1: number } {
+  const { k, origin } = frameScale(frame);
+  const { image, scroll: fs } = frame.geometry;
+  const el = a.captured?.bounds;
+  return {
+    x0: Math.max(0, Math.floor(el ? (el.x - fs.x - origin.x) * k : 0)),
+    y0: Math.max(0, Math.floor(el ? (el.y - fs.y - origin.y) * k : 0)),
+    x1: Math.min(image.width, Math.ceil(el ? (el.x + el.width - fs.x - origin.x) * k : image.width)),
+    y1: Math.min(image.height, Math.ceil(el ? (el.y + el.height - fs.y - origin.y) * k : image.height)),
+  };
+}
+
 export async function bandAround(
   a: Attempt,
   frame: FrameRecord,
   png: Buffer,
 ): Promise<{ box: Box; grey: Grey }> {
   const { k, origin } = frameScale(frame);
-  const { image } = frame.geometry;
-  const p = a.resolved.point;
-  const el = a.captured?.bounds;
-  const fs = frame.geometry.scroll;
-  // Element box in the frame's image px, clipped to the image.
-  const ex0 = el ? (el.x - fs.x - origin.x) * k : 0;
-  const ey0 = el ? (el.y - fs.y - origin.y) * k : 0;
-  const ex1 = el ? ex0 + el.width * k : image.width;
-  const ey1 = el ? ey0 + el.height * k : image.height;
-  const py = (p.y - origin.y) * k;
-  const x0 = Math.max(0, Math.floor(ex0));
-  const x1 = Math.min(image.width, Math.ceil(ex1));
-  const y0 = Math.max(0, Math.floor(Math.max(ey0, py - LOOK * k)));
-  const y1 = Math.min(image.height, Math.ceil(Math.min(ey1, py + LOOK * k)));
+  const py = (a.resolved.point.y - origin.y) * k;
+  const el = elementInImage(a, frame);
+  const { x0, x1 } = el;
+  const y0 = Math.max(el.y0, Math.floor(py - LOOK * k));
+  const y1 = Math.min(el.y1, Math.ceil(py + LOOK * k));
   const window = { x: x0, y: y0, width: Math.max(1, x1 - x0), height: Math.max(1, y1 - y0) };
   const grey = await greyRegion(png, window);
   const line = lineBand(grey, py - y0, 12 * k, MAX_LINE * k);

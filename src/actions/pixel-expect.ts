@@ -3,7 +3,7 @@ import { pngRegion } from '../image/pixel-diff.js';
 import type { Attempt } from './attempt.js';
 import { missReport } from './check.js';
 import type { FrameRecord } from './frames.js';
-import { frameScale } from './pixel-band.js';
+import { elementInImage, frameScale } from './pixel-band.js';
 import { type PixelStage, textThen } from './pixels.js';
 import type { ClickReport } from './verdicts.js';
 import { fmtPoint } from './verdicts.js';
@@ -47,13 +47,7 @@ async function locate(
   needle: string,
 ): Promise<{ x: number; y: number } | null> {
   const { k, origin } = frameScale(frame);
-  const { image } = frame.geometry;
-  const el = a.captured?.bounds;
-  const fs = frame.geometry.scroll;
-  const x0 = Math.max(0, Math.floor(el ? (el.x - fs.x - origin.x) * k : 0));
-  const y0 = Math.max(0, Math.floor(el ? (el.y - fs.y - origin.y) * k : 0));
-  const x1 = Math.min(image.width, Math.ceil(el ? (el.x + el.width - fs.x - origin.x) * k : image.width));
-  const y1 = Math.min(image.height, Math.ceil(el ? (el.y + el.height - fs.y - origin.y) * k : image.height));
+  const { x0, y0, x1, y1 } = elementInImage(a, frame);
   if (x1 <= x0 || y1 <= y0) return null;
   const png = Buffer.from(frame.image, 'base64');
   const region = await pngRegion(png, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
