@@ -233,6 +233,7 @@ function swapPairs(v: number[]): number[] {
  * shown-1000: trueclick's default image, shown 1000 px wide (shown_width passed).
  */
 export const DOWNSCALES = ['none', 'full', 'client-1568', 'shown-1000'] as const;
+/** How the model saw the screenshot: one of DOWNSCALES. */
 export type Downscale = (typeof DOWNSCALES)[number];
 /** Long edge a client shrinks a full-resolution image to (Claude's limit). */
 export const CLIENT_LONG_EDGE = 1568;
