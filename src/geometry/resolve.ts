@@ -235,6 +235,13 @@ function checkRange(
   );
 }
 
+/** checkRange lets float noise through (1e-9 of the viewport); the point handed on must still be inside it. */
+function intoViewport(p: XY, frame: FrameGeometry): XY {
+  const o = frameOrigin(frame);
+  const clamp = (v: number, lo: number, size: number) => Math.min(Math.max(v, lo), lo + size);
+  return { x: clamp(p.x, o.x, frame.css.width), y: clamp(p.y, o.y, frame.css.height) };
+}
+
 /** Resolves one click target to a CSS viewport point. Throws GeometryError only. */
 export function resolveRequest(req: TargetRequest, frame?: FrameGeometry): ResolvedPoint {
   const r = asRecord(req);
@@ -262,7 +269,8 @@ export function resolveRequest(req: TargetRequest, frame?: FrameGeometry): Resol
   checkRange(target.kind === 'box' ? [...corners, centre] : corners, convention, f, target.field);
 
   const mapped = forward(centre, convention, f);
-  const out: ResolvedPoint = { css: mapped.css, convention, kind: target.kind, values: target.values };
+  const css = f === undefined ? mapped.css : intoViewport(mapped.css, f);
+  const out: ResolvedPoint = { css, convention, kind: target.kind, values: target.values };
   if (mapped.image !== undefined) out.image = mapped.image;
   const [a, b] = corners;
   if (target.kind === 'box' && a && b) {

@@ -112,3 +112,17 @@ describe('conventionFor', () => {
     assertNear(resolveRequest(req, F).css, [5, 10]);
   });
 });
+
+describe('resolveRequest: the viewport edge', () => {
+  // CI's property run found it (seed 1268320138): page x 0 at scroll x 1e-6 is viewport x -1e-6, inside the
+  // float tolerance the range check allows, so the point must come back on the edge, never a hair outside.
+  it('a point let through by the range tolerance comes back clamped into the viewport', () => {
+    const f = frameOf([1000, 240], [125, 64], {
+      devicePixelRatio: 0.5,
+      scroll: { x: 0.0000010000000000000002, y: 0 },
+    });
+    const r = resolveRequest({ x: -0, y: 0, units: 'css', space: 'page' }, f);
+    assert.ok(r.css.x >= 0 && r.css.x <= 1000, `x ${r.css.x}`);
+    assert.ok(r.css.y >= 0 && r.css.y <= 240, `y ${r.css.y}`);
+  });
+});
