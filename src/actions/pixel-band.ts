@@ -44,12 +44,6 @@ const LOOK = 48;
 const MAX_LINE = 64;
 const PAD = 4;
 
-/**
- * The band of the frame's image around the point, in whole image px. As wide as the element is in view: a
- * row's identity may be drawn far from the point (the ticket id on the left, the button clicked on the
- * right). As tall as the line of content at the point (a row's text and controls) plus a little; where no
- * line stands out (a bar, a tile, a photo), LOOK above and below the point, so a bar's axis label is in it.
- */
 /** The captured element's box in the frame's image, whole px, clipped to the image (the whole image without one). */
 export function elementInImage(
   a: Attempt,
@@ -66,6 +60,12 @@ export function elementInImage(
   };
 }
 
+/**
+ * The band of the frame's image around the point, in whole image px. As wide as the element is in view: a
+ * row's identity may be drawn far from the point (the ticket id on the left, the button clicked on the
+ * right). As tall as the line of content at the point (a row's text and controls) plus a little; where no
+ * line stands out (a bar, a tile, a photo), LOOK above and below the point, so a bar's axis label is in it.
+ */
 export async function bandAround(
   a: Attempt,
   frame: FrameRecord,

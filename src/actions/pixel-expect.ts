@@ -57,11 +57,12 @@ async function locate(
   return { x: (x0 + box.x + box.width / 2) / k + origin.x, y: (y0 + box.y + box.height / 2) / k + origin.y };
 }
 
-/** The box of the first run of words on one line whose text contains the needle. */
+/** The box of the first run of words on one line whose text contains the needle (both as `comparable`). */
 export function findWords(
   words: OcrWord[],
-  needle: string,
+  wanted: string,
 ): { x: number; y: number; width: number; height: number } | null {
+  const needle = comparable(wanted);
   for (let i = 0; i < words.length; i++) {
     let text = '';
     for (let j = i; j < words.length && words[j]?.line === words[i]?.line; j++) {

@@ -1,7 +1,7 @@
 import { describeHit } from '../browser/element-facts.js';
 import type { Box } from '../image/draw.js';
 import { comparable, ocrEngine, readText, readTexts } from '../image/ocr.js';
-import { diffGrey, fitGrey, type Grey, greyOf, greyPng } from '../image/pixel-diff.js';
+import { diffGrey, fitGrey, type Grey, greyOf, greyPng, tonesAlike } from '../image/pixel-diff.js';
 import type { Attempt } from './attempt.js';
 import type { FrameRecord } from './frames.js';
 import { bandAround, bandCss, frameScale, pixelOnly } from './pixel-band.js';
@@ -26,6 +26,11 @@ export interface PixelCheck {
   textNow?: string;
   /** Whether text was read; `unavailable` says why not. */
   ocr: 'read' | 'not needed' | 'no text' | `unavailable: ${string}`;
+  /**
+   * When the band moves by itself (a playing video, an animation): the share of its pixels that changed within
+   * MOTION_MS, and how alike its tones are to the frame's (0–1), which then decide instead of the pixels.
+   */
+  moving?: { share: number; tonesAlike: number };
   /** ms from re-reading the band to the first input event sent: the window no guard covers. */
   windowMs?: number;
   /** ms this attempt spent in the pixel guard (cutting, re-capturing, comparing, reading text). */
@@ -47,6 +52,10 @@ export interface PixelStage {
 
 /** Changed pixels (after filtering) below this count are noise. */
 const MIN_CHANGED = 6;
+/** How long a changed band without text is watched for motion of its own: a few frames of a video. */
+const MOTION_MS = 120;
+/** Tones at least this alike: the same moving picture (a sweeping bar, a talking head), not another one. */
+const TONES_ALIKE = 0.75;
 
 /** Starts the pixel guard when the point's element carries no identity of its own and the frame kept its image. */
 export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
@@ -103,7 +112,8 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
   const now = await bandNow(a, s);
   s.readAt = Date.now();
   const thenGrey = s.seenGrey;
-  const diff = diffGrey(thenGrey, fitGrey(await greyOf(now), thenGrey.width, thenGrey.height));
+  const nowGrey = fitGrey(await greyOf(now), thenGrey.width, thenGrey.height);
+  const diff = diffGrey(thenGrey, nowGrey);
   const { check } = s;
   check.changedShare = Math.round(diff.changedShare * 10_000) / 10_000;
   if (diff.changedPixels < MIN_CHANGED) return null;
@@ -125,6 +135,15 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
   check.textNow = nowText;
   if (!comparable(then) && !comparable(nowText)) {
     check.ocr = 'no text';
+    const moving = await motion(a, s, nowGrey);
+    if (moving) {
+      check.moving = moving;
+      if (moving.tonesAlike >= TONES_ALIKE) return null;
+      return stale(
+        a,
+        `${where}; ${what} ${movesBy(moving)} and its tones are only ${pct(moving.tonesAlike)} alike those in frame ${frame.id}: it shows another picture.`,
+      );
+    }
     return stale(
       a,
       `${where}; ${what} changed since frame ${frame.id} (${pct(diff.changedShare)} of its pixels; OCR found no text in it).`,
@@ -138,6 +157,25 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
     `${where}; ${what} read "${then}" in frame ${frame.id}, now "${nowText}" (${pct(diff.changedShare)} of its pixels changed).`,
   );
 }
+
+/**
+ * Whether the band changes by itself: read again MOTION_MS later. A playing video or an animation never
+ * matches its frame pixel for pixel, so its tones against the frame's decide; null when it holds still.
+ */
+async function motion(a: Attempt, s: PixelStage, nowGrey: Grey): Promise<PixelCheck['moving'] | null> {
+  await new Promise((r) => setTimeout(r, MOTION_MS));
+  const later = fitGrey(await greyOf(await bandNow(a, s)), nowGrey.width, nowGrey.height);
+  s.readAt = Date.now();
+  const self = diffGrey(nowGrey, later);
+  if (self.changedPixels < MIN_CHANGED) return null;
+  return {
+    share: Math.round(self.changedShare * 10_000) / 10_000,
+    tonesAlike: tonesAlike(s.seenGrey, later),
+  };
+}
+
+const movesBy = (m: NonNullable<PixelCheck['moving']>) =>
+  `moves by itself (${pct(m.share)} of its pixels changed within ${MOTION_MS} ms)`;
 
 const pct = (share: number) => `${share < 0.001 && share > 0 ? '<0.1' : fmt(share * 100)}%`;
 
@@ -168,11 +206,14 @@ export function pixelWindow(a: Attempt): void {
 
 /** What the verdict adds for a pixel target that was acted on. */
 export function pixelSentence(c: PixelCheck): string {
+  const gap = c.windowMs !== undefined ? `${c.windowMs} ms` : 'a few ms';
+  const band = `${fmt(c.band.width)}×${fmt(c.band.height)} CSS px band`;
+  if (c.moving)
+    return ` The point is on a ${c.why} whose ${band} under it ${movesBy(c.moving)}: trueclick compared its tones with the frame's (${pct(c.moving.tonesAlike)} alike) ${gap} before the press. Tones tell another picture apart, not another record drawn alike, and no guard sees inside pixels.`;
   const seen =
     c.ocr === 'read'
       ? `its pixels changed (${pct(c.changedShare ?? 0)}) but read the same text ("${c.textNow}")`
       : 'unchanged';
-  const gap = c.windowMs !== undefined ? `${c.windowMs} ms` : 'a few ms';
   const unread = c.ocr.startsWith('unavailable: ') ? ` Text was not read: ${c.ocr.slice(13)}.` : '';
-  return ` The point is on a ${c.why}: trueclick compared the ${fmt(c.band.width)}×${fmt(c.band.height)} CSS px band under it with the frame (${seen}) ${gap} before the press; no guard sees inside pixels, so a change within those ${gap} would go unseen.${unread}`;
+  return ` The point is on a ${c.why}: trueclick compared the ${band} under it with the frame (${seen}) ${gap} before the press; no guard sees inside pixels, so a change within those ${gap} would go unseen.${unread}`;
 }

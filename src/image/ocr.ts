@@ -206,10 +206,9 @@ function joinWords(words: OcrWord[]): string {
   return lines.join(' / ');
 }
 
-/** Text as compared: case, spacing and the punctuation OCR confuses most do not count. */
+/** Text as compared: letters and digits; case, spacing, punctuation and the symbols OCR reads off rules and edges do not count. */
 export const comparable = (s: string) =>
   s
     .toLowerCase()
-    .replace(/[|/\\'"`’‘“”.,:;_]/g, ' ')
-    .replace(/\s+/g, ' ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();

@@ -185,6 +185,37 @@ export function diffGrey(a: Grey, b: Grey): PixelDiff {
   return { changedPixels: count, changedShare: count / (w * h), box };
 }
 
+/** Grey levels per bin of the tone histogram. */
+const TONE_BIN = 16;
+
+/**
+ * How alike two pictures are in their tones, 0–1: the overlap of their grey histograms. For a picture that
+ * moves by itself (a video, an animation) pixel positions say nothing, but a sweeping bar or a moving head
+ * leaves the tones as they were, while another stream or another tile brings its own. Each value is shared
+ * between its two nearest bins, so a level shifted by a few steps (video compression) still overlaps.
+ */
+export function tonesAlike(a: Grey, b: Grey): number {
+  const ha = toneHistogram(a);
+  const hb = toneHistogram(b);
+  let overlap = 0;
+  for (let i = 0; i < ha.length; i++) overlap += Math.min(ha[i] as number, hb[i] as number);
+  return Math.round(overlap * 1000) / 1000;
+}
+
+function toneHistogram(g: Grey): Float64Array {
+  const bins = new Float64Array(256 / TONE_BIN);
+  const last = bins.length - 1;
+  const share = 1 / Math.max(1, g.data.length);
+  for (const v of g.data) {
+    const p = Math.min(last, Math.max(0, v / TONE_BIN - 0.5));
+    const lo = Math.floor(p);
+    const w = p - lo;
+    bins[lo] = (bins[lo] as number) + (1 - w) * share;
+    if (w > 0) bins[lo + 1] = (bins[lo + 1] as number) + w * share;
+  }
+  return bins;
+}
+
 /** A thin speck in a thin column of specks that together stand tall: a caret, in pieces where it crossed text. */
 function isCaret(s: Speck, all: Speck[]): boolean {
   if (s.x1 - s.x0 + 1 > CARET_WIDTH) return false;

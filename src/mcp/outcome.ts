@@ -119,7 +119,7 @@ export const reportShape = {
     .looseObject({})
     .optional()
     .describe(
-      'A point only pixels vouch for (canvas, video, anonymous box): {why, band (CSS px of the viewport at capture), changedShare (0–1), textThen, textNow, ocr, windowMs (re-read → press, ms)}.',
+      'A point only pixels vouch for (canvas, video, anonymous box): {why, band (CSS px of the viewport at capture), changedShare (0–1), textThen, textNow, ocr, moving {share, tonesAlike} when it moves by itself (a playing video), windowMs (re-read → press, ms)}.',
     ),
   navigation: z
     .looseObject({})

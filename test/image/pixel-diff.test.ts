@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { findWords } from '../../src/actions/pixel-expect.js';
 import { comparable, ocrEngine, parseTsv, readText, readTexts } from '../../src/image/ocr.js';
-import { diffGrey, type Grey, greyOf, lineBand } from '../../src/image/pixel-diff.js';
+import { diffGrey, type Grey, greyOf, lineBand, tonesAlike } from '../../src/image/pixel-diff.js';
 
 interface Row {
   text: string;
@@ -72,6 +72,32 @@ describe('diffGrey', () => {
   test('images of different sizes are a caller error', async () => {
     const a = await grey({ text: 'a' });
     assert.throws(() => diffGrey(a, { ...a, width: a.width - 1 }), /480×40 vs 479×40/);
+  });
+});
+
+describe('tonesAlike', () => {
+  /** A 280×90 picture of one colour with a 20 px white bar at x, as a frame of a live preview. */
+  const frame = (fill: number, barX: number): Grey => {
+    const g: Grey = { data: new Uint8Array(280 * 90).fill(fill), width: 280, height: 90 };
+    for (let y = 0; y < 90; y++)
+      for (let x = Math.max(0, barX); x < Math.min(280, barX + 20); x++) g.data[y * 280 + x] = 255;
+    return g;
+  };
+  test('the same picture with its bar elsewhere is alike; another colour is not; a small shift in level is', () => {
+    assert.ok(tonesAlike(frame(111, 40), frame(111, 200)) > 0.95);
+    assert.ok(tonesAlike(frame(111, 40), frame(59, 40)) < 0.2);
+    assert.ok(tonesAlike(frame(111, 40), frame(116, 40)) > 0.6);
+    assert.equal(tonesAlike(frame(111, 40), frame(111, 40)), 1);
+  });
+});
+
+describe('comparable (what of OCR text is compared)', () => {
+  test('letters and digits only: rules and edges read as symbols are not text', () => {
+    assert.equal(comparable('='), '');
+    assert.equal(comparable('| — ~'), '');
+    assert.equal(comparable('| Archive |'), 'archive');
+    assert.equal(comparable('TCK-7741  Printer, jams'), comparable('tck 7741 printer jams'));
+    assert.notEqual(comparable('TCK-7741'), comparable('TCK-7742'));
   });
 });
 

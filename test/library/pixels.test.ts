@@ -1,6 +1,7 @@
 // The pixel guard on points the DOM cannot vouch for: a canvas-drawn ticket table (rows re-sorted or their data
-// replaced in place between screenshot and click, a clock redrawn every 100 ms in its header), a Chart.js chart
-// and a WebGL wall of tiles. The truth is the server's record of where the canvas's own click handler went.
+// replaced in place between screenshot and click, a clock redrawn every 100 ms in its header), a Chart.js chart,
+// a WebGL wall of tiles and playing <video> previews. The truth is the server's record of where the page's own
+// click handler went.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -160,5 +161,36 @@ describe('pixel guard: canvas, chart, WebGL', () => {
     assert.equal(ok.verdict, 'OK', ok.message);
     const [a] = await ctx.srv.waitForActions(1, { run });
     assert.equal(`${a?.do} ${a?.id}`, 'open TCK-7742');
+  });
+
+  // Without OCR a band that moves is refused: text in it could name another record, and tones cannot tell that.
+  test('a playing video moves by itself: its tones vouch for it, so it is clicked, and a swapped stream is refused', {
+    skip: !ocr && 'no OCR engine',
+  }, async () => {
+    const { run, page, frame, img } = await open('/rw/video');
+    await page.waitForFunction(() => (window as unknown as { rw: { playing(): boolean } }).rw.playing());
+    type Preview = { id: string; x: number; y: number; width: number; height: number };
+    const [first, second] = await rwCall<Preview[]>(page, 'previews');
+    assert.ok(first && second);
+    await sleep(200); // the bar has swept on since the screenshot
+    const r = await ctx.session.click({ frame, ...img(second.x + 140, second.y + 90) });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.hitNow?.tag, 'video');
+    assert.ok(r.pixels?.moving, JSON.stringify(r.pixels));
+    assert.ok(r.pixels.moving.tonesAlike >= 0.75, JSON.stringify(r.pixels));
+    assert.match(r.message, /moves by itself .* tones/);
+    const [a] = await ctx.srv.waitForActions(1, { run });
+    assert.equal(`${a?.do} ${a?.id}`, `open ${second.id}`);
+
+    const again = await open('/rw/video');
+    await again.page.waitForFunction(() =>
+      (window as unknown as { rw: { playing(): boolean } }).rw.playing(),
+    );
+    await rwCall(again.page, 'swap');
+    const s = await ctx.session.click({ frame: again.frame, ...again.img(first.x + 140, first.y + 90) });
+    assert.equal(s.verdict, 'STALE_TARGET', s.message);
+    assert.ok((s.pixels?.moving?.tonesAlike ?? 1) < 0.75, JSON.stringify(s.pixels));
+    assert.match(s.message, /moves by itself .* tones/);
+    await nothingDone(again.run);
   });
 });
