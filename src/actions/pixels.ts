@@ -10,7 +10,7 @@ import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 // The pixel guard (for points the DOM cannot vouch for: a canvas, a video, an anonymous box). What the model
 // saw around the point is cut from the frame's own image; right before dispatch the same band is captured
 // again (a clipped capture, not a full screenshot) and compared: pixels first, then, where they changed, the
-// text OCR reads in them. The in-page guard cannot see inside pixels, so the window left open is the time
+// text OCR reads in them; a band that moves by itself (a video) is judged by text that holds, else its tones. The in-page guard cannot see inside pixels, so the window left open is the time
 // from this re-read to the press, which the verdict states.
 
 /** What the pixel guard compared, for the report (ClickReport.pixels). */
@@ -52,7 +52,7 @@ export interface PixelStage {
 
 /** Changed pixels (after filtering) below this count are noise. */
 const MIN_CHANGED = 6;
-/** How long a changed band without text is watched for motion of its own: a few frames of a video. */
+/** How long a changed band is watched for motion of its own: a few frames of a video. */
 const MOTION_MS = 120;
 /** Tones at least this alike: the same moving picture (a sweeping bar, a talking head), not another one. */
 const TONES_ALIKE = 0.75;
@@ -127,50 +127,62 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
       `${where}; ${what} changed since frame ${frame.id} (${pct(diff.changedShare)} of its pixels), and its text was not read (${engine.why}).`,
     );
   }
-  // Then and now in one engine run (unless then was read already, for expect.text).
-  const [then, nowText] = s.thenText
-    ? await Promise.all([s.thenText, readText(now, { line: true }).then((r) => r.text)])
-    : ((await readTexts([s.seen, now], { line: true })).map((r) => r.text) as [string, string]);
+  // Whether the band moves by itself decides what its text and pixels can say: read it again a moment later.
+  const moving = await motion(a, s, nowGrey);
+  if (moving) check.moving = { share: moving.share, tonesAlike: moving.tonesAlike };
+  const texts = await readBand(s, moving ? [now, moving.later] : [now]);
+  const [then = '', nowText = ''] = texts;
+  const [t0, t1, t2] = texts.map(comparable);
   check.textThen = then;
   check.textNow = nowText;
-  if (!comparable(then) && !comparable(nowText)) {
-    check.ocr = 'no text';
-    const moving = await motion(a, s, nowGrey);
-    if (moving) {
-      check.moving = moving;
-      if (moving.tonesAlike >= TONES_ALIKE) return null;
-      return stale(
-        a,
-        `${where}; ${what} ${movesBy(moving)} and its tones are only ${pct(moving.tonesAlike)} alike those in frame ${frame.id}: it shows another picture.`,
-      );
-    }
+  check.ocr = t0 || t1 ? 'read' : 'no text';
+  // The same words in changed pixels: a hover highlight or a redrawn badge, not another record.
+  if (t0 && t0 === t1) return null;
+  // Text that does not hold for MOTION_MS belongs to the moving picture (a video's frames read as letters).
+  if (moving && (!t1 || t1 !== t2)) {
+    if (moving.tonesAlike >= TONES_ALIKE) return null;
+    return stale(
+      a,
+      `${where}; ${what} ${movesBy(moving)} and its tones are only ${pct(moving.tonesAlike)} alike those in frame ${frame.id}: it shows another picture.`,
+    );
+  }
+  if (!t0 && !t1)
     return stale(
       a,
       `${where}; ${what} changed since frame ${frame.id} (${pct(diff.changedShare)} of its pixels; OCR found no text in it).`,
     );
-  }
-  check.ocr = 'read';
-  // The same words in changed pixels: a hover highlight or a redrawn badge, not another record.
-  if (comparable(then) === comparable(nowText)) return null;
   return stale(
     a,
     `${where}; ${what} read "${then}" in frame ${frame.id}, now "${nowText}" (${pct(diff.changedShare)} of its pixels changed).`,
   );
 }
 
+/** OCR of the band then (unless read already, for expect.text) and of the given images, in one engine run. */
+async function readBand(s: PixelStage, images: Buffer[]): Promise<string[]> {
+  if (!s.thenText) return (await readTexts([s.seen, ...images], { line: true })).map((r) => r.text);
+  const [then, rest] = await Promise.all([s.thenText, readTexts(images, { line: true })]);
+  return [then, ...rest.map((r) => r.text)];
+}
+
 /**
  * Whether the band changes by itself: read again MOTION_MS later. A playing video or an animation never
  * matches its frame pixel for pixel, so its tones against the frame's decide; null when it holds still.
  */
-async function motion(a: Attempt, s: PixelStage, nowGrey: Grey): Promise<PixelCheck['moving'] | null> {
+async function motion(
+  a: Attempt,
+  s: PixelStage,
+  nowGrey: Grey,
+): Promise<(NonNullable<PixelCheck['moving']> & { later: Buffer }) | null> {
   await new Promise((r) => setTimeout(r, MOTION_MS));
-  const later = fitGrey(await greyOf(await bandNow(a, s)), nowGrey.width, nowGrey.height);
+  const later = await bandNow(a, s);
   s.readAt = Date.now();
-  const self = diffGrey(nowGrey, later);
+  const laterGrey = fitGrey(await greyOf(later), nowGrey.width, nowGrey.height);
+  const self = diffGrey(nowGrey, laterGrey);
   if (self.changedPixels < MIN_CHANGED) return null;
   return {
     share: Math.round(self.changedShare * 10_000) / 10_000,
-    tonesAlike: tonesAlike(s.seenGrey, later),
+    tonesAlike: tonesAlike(s.seenGrey, laterGrey),
+    later,
   };
 }
 
