@@ -104,7 +104,7 @@ export async function measurePixels(ctx: Ctx): Promise<Section> {
     if (refusedCost.length > 0)
       out.measures.push({
         key: 'pixels.cost.changed',
-        thing: `pixel guard, time per refused click (pixels changed: ${engine.ok ? 'OCR of the band then and now' : 'no OCR'})`,
+        thing: `pixel guard, time per refused click (pixels changed: ${engine.ok ? 'a second re-read 120 ms on for motion, OCR of the band then and now' : 'no OCR'})`,
         page: '/rw/canvas-table',
         summary: summarize(refusedCost),
       });
