@@ -278,11 +278,20 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return out;
   };
 
+  const classes = (n: N): string[] => (v.attrs(n).class ?? '').split(/\s+/).filter(Boolean);
+  // Rows of one list share most classes; state classes come and go on one row (AG Grid's ag-row-hover
+  // under the pointer, odd/even, selected, focused), so the same row must stay a record through them.
+  const classesAlike = (a: string[], b: string[]): boolean => {
+    if (a.length === 0 || b.length === 0) return a.length === b.length;
+    const shared = a.filter((k) => b.includes(k)).length;
+    return shared * 2 >= Math.max(a.length, b.length);
+  };
+
   // A record is found by structure, whatever its tag: walking up from the control, the first ancestor
   // R with a sibling of R's tag that holds, at the same place, a control of the same role and label (the
   // "Delete" of another row). A cell is not a record: the next cell holds another control, or none. When
   // the controls' labels differ from record to record (each holds its own id), the fallback is the first
-  // R with two such siblings of R's tag and class holding a control of the same role there.
+  // R with two such siblings of R's tag and (mostly) its classes holding a control of the same role there.
   const record = (n: N): RecordOf<N> | null => {
     const start = control(n) ?? n;
     const chain: Array<{ r: N; parent: N; path: Array<[string, number]> }> = [];
@@ -312,9 +321,9 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
       if (nearSiblings(c.r, c.parent).some((s) => holdsSame(s, c, true))) return found(c.r);
     }
     for (const c of chain) {
-      const cls = v.attrs(c.r).class ?? '';
+      const cls = classes(c.r);
       const alike = nearSiblings(c.r, c.parent).filter(
-        (s) => (v.attrs(s).class ?? '') === cls && holdsSame(s, c, false),
+        (s) => classesAlike(cls, classes(s)) && holdsSame(s, c, false),
       );
       if (alike.length >= 2) return found(c.r);
     }

@@ -9,15 +9,22 @@ import type { Screenshot, TrueclickSession } from '../actions/session.js';
 import { dispatchClick } from '../browser/input.js';
 import type { CssBox, PresetName, Size, XY } from '../geometry/index.js';
 import { type Downscale, modelRequest, type World } from './oracle.js';
-import { clicksSince } from './page.js';
+import { clicksSince, onScrollbar } from './page.js';
 
 export type { Downscale } from './oracle.js';
+
+/** The naive pipeline's click: the numbers as CSS px; not sent off the viewport or onto a scrollbar. */
+export interface NaiveOutcome {
+  hit: boolean;
+  point: XY;
+  where: 'dispatched' | 'off-screen' | 'scrollbar';
+}
 
 export interface CellOutcome {
   /** The model's raw output, as passed to trueclick. */
   text: string;
   trueclick: { hit: boolean; verdict?: string; error?: string; dispatched: XY | null; message?: string };
-  naive?: { hit: boolean; point: XY; where: 'dispatched' | 'off-screen' };
+  naive?: NaiveOutcome;
 }
 
 export interface CellInput {
@@ -77,12 +84,18 @@ export async function groundCell(c: CellInput): Promise<CellOutcome> {
   const tc: CellOutcome['trueclick'] = { hit: false, ...(await clickAnswer(c.tc, req)) };
   if (tc.dispatched) tc.hit = (await reached(c.page, c.seen, c.target)) === true;
   const out: CellOutcome = { text: answer.text, trueclick: tc };
-  if (c.naive) {
-    const p = answer.naive;
-    if (p.x >= 0 && p.y >= 0 && p.x < c.world.w && p.y < c.world.h) {
-      await dispatchClick(await c.tc.driver(), p);
-      out.naive = { hit: (await reached(c.page, c.seen, c.target)) === true, point: p, where: 'dispatched' };
-    } else out.naive = { hit: false, point: p, where: 'off-screen' };
-  }
+  if (c.naive) out.naive = await naiveClick(c, answer.naive);
   return out;
+}
+
+/**
+ * The naive click. A press on a scrollbar misses the target and scrolls (no page listener can stop it),
+ * which would move the page under every later cell of the world: counted as a miss, not sent.
+ */
+async function naiveClick(c: CellInput, p: XY): Promise<NaiveOutcome> {
+  if (!(p.x >= 0 && p.y >= 0 && p.x < c.world.w && p.y < c.world.h))
+    return { hit: false, point: p, where: 'off-screen' };
+  if (await onScrollbar(c.page, p)) return { hit: false, point: p, where: 'scrollbar' };
+  await dispatchClick(await c.tc.driver(), p);
+  return { hit: (await reached(c.page, c.seen, c.target)) === true, point: p, where: 'dispatched' };
 }

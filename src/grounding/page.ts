@@ -3,7 +3,7 @@
 // says which target each click reached while keeping the page from acting on it.
 
 import type { Locator, Page } from 'playwright-core';
-import type { CssBox } from '../geometry/index.js';
+import type { CssBox, XY } from '../geometry/index.js';
 import type { World } from './oracle.js';
 
 /** Roles searched for a target given as an accessible name (`name=Sign in`). */
@@ -159,6 +159,39 @@ export async function targetStates(page: Page, count: number): Promise<Array<Tar
     }
     return out;
   }, count);
+}
+
+/**
+ * Whether a point of the viewport (CSS px) is on a scrollbar: the page's or an inner scroller's. A press
+ * there scrolls before any page listener hears of it, so the recorder cannot stop it.
+ */
+export function onScrollbar(page: Page, p: XY): Promise<boolean> {
+  return page.evaluate(({ x, y }) => {
+    const de = document.documentElement;
+    if (x >= de.clientWidth || y >= de.clientHeight) return true;
+    let el = document.elementFromPoint(x, y);
+    while (el?.shadowRoot) {
+      const inner = el.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    if (!el || el.tagName === 'IFRAME') return false;
+    // A scrollbar's point hits the scroller itself: inside its borders, outside its client box (the bar is
+    // left of it in right-to-left).
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    const inner = {
+      left: r.left + Number.parseFloat(cs.borderLeftWidth),
+      right: r.right - Number.parseFloat(cs.borderRightWidth),
+      top: r.top + Number.parseFloat(cs.borderTopWidth),
+      bottom: r.bottom - Number.parseFloat(cs.borderBottomWidth),
+    };
+    if (x < inner.left || x >= inner.right || y < inner.top || y >= inner.bottom) return false;
+    const client = { left: r.left + el.clientLeft, top: r.top + el.clientTop };
+    const barX = el.scrollHeight > el.clientHeight && (x >= client.left + el.clientWidth || x < client.left);
+    const barY = el.scrollWidth > el.clientWidth && y >= client.top + el.clientHeight;
+    return barX || barY;
+  }, p);
 }
 
 /** How long a page may take to render its targets after load (a single-page app fetching its data). */

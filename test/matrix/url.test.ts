@@ -119,6 +119,38 @@ describe('trueclick matrix --url', () => {
     );
   });
 
+  // Found on AG Grid: a naive answer read as CSS px fell on the grid's own scrollbar, which no page listener
+  // can stop; the grid scrolled a page and every later trueclick click of the world was (rightly) refused.
+  test("AG Grid: a naive click that would land on the grid's scrollbar is not sent, so the grid stays put", async () => {
+    const run = 'url-grid';
+    const r = await cli([
+      '--url',
+      srv.url('/rw/grid', { animate: 0, run }),
+      '--target',
+      '[col-id="status"] >> nth=5',
+      '--target',
+      'text=TCK-7745',
+      '--dpr',
+      '2',
+      '--sources',
+      'real',
+      '--scrollbars',
+      'classic',
+      '--downscales',
+      'client-1568,shown-1000',
+      '--presets',
+      'qwen2.5-vl',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+    const json = JSON.parse(r.out) as { misses: number; results: UrlClickResult[] };
+    assert.equal(json.misses, 0, JSON.stringify(json.results.filter((x) => !x.trueclick?.hit)));
+    const onBar = json.results.filter((x) => x.naive?.where === 'scrollbar');
+    assert.ok(onBar.length >= 1, JSON.stringify(json.results.map((x) => x.naive)));
+    assert.ok(onBar.every((x) => x.naive?.hit === false));
+    assert.deepEqual(srv.actions({ run }), []);
+  });
+
   test('--storage-state: the page is loaded with the login it holds', async () => {
     const dir = mkdtempSync(join(os.tmpdir(), 'tc-matrix-state-'));
     const state = join(dir, 'state.json');

@@ -26,6 +26,23 @@ describe('AG Grid (virtualized, row elements recycled)', () => {
     );
   });
 
+  test('still grid: a click on the Ticket cell (the row turns ag-row-hover under the pointer) opens TCK-7741', async () => {
+    const { run, page } = await ctx.rw.open('grid', { animate: 0 });
+    await page.mouse.move(5, 5); // the pointer away from every row, as when the model looked
+    const cell = await ctx.rw.centre(
+      page.locator('.ag-row', { hasText: 'TCK-7741' }).locator('[col-id="id"]'),
+    );
+    const shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, cell, { text: 'TCK-7741' });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.match(r.landed?.context ?? '', /TCK-7741 .*Delete/);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['open', 'TCK-7741']],
+    );
+  });
+
   for (const [how, query, change] of [
     ['re-sorted through the grid API', { animate: 0 }, 'resort'],
     ['re-sorted into the same row elements', { animate: 0, sortvia: 'data' }, 'resort'],

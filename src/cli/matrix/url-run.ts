@@ -9,7 +9,7 @@
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session.js';
 import { openBrowser } from '../../browser/launch.js';
 import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
-import { groundCell } from '../../grounding/cell.js';
+import { groundCell, type NaiveOutcome } from '../../grounding/cell.js';
 import { readTargets, recordTargets } from '../../grounding/page.js';
 import {
   type BrowserConfig,
@@ -47,7 +47,7 @@ export interface UrlClickResult {
   unclickable?: string;
   text?: string;
   trueclick?: { hit: boolean; verdict?: string; error?: string; dispatched: XY | null; message?: string };
-  naive?: { hit: boolean; point: XY; where: 'dispatched' | 'off-screen' };
+  naive?: NaiveOutcome;
 }
 
 export interface UrlMatrixRun {
