@@ -1,8 +1,8 @@
 // `trueclick matrix --url`: the grounding round trip on a page given only by its URL and selectors, run as a
 // user runs it (the built CLI, a child process) against corpus pages built from real libraries (Bootstrap 5
-// with its toast shown over the navbar, a React 18 list taller than the viewport, a plain form). The truth is
-// the page's: the recorder's log of trusted clicks, and the server's log, which must stay empty (the page's
-// default actions are prevented, so nothing is followed, submitted or deleted).
+// with its toast shown over the navbar, a React 18 list taller than the viewport, AG Grid, Shoelace, a plain
+// form). The truth is the page's: the recorder's log of trusted clicks, and the server's log, which must stay
+// empty (the page's default actions are prevented, so nothing is followed, submitted or deleted).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -148,6 +148,26 @@ describe('trueclick matrix --url', () => {
     const onBar = json.results.filter((x) => x.naive?.where === 'scrollbar');
     assert.ok(onBar.length >= 1, JSON.stringify(json.results.map((x) => x.naive)));
     assert.ok(onBar.every((x) => x.naive?.hit === false));
+    assert.deepEqual(srv.actions({ run }), []);
+  });
+
+  test('Shoelace: targets inside open shadow roots (an sl-button, an sl-checkbox) are reached; nothing acted', async () => {
+    const run = 'url-shoelace';
+    const r = await cli([
+      '--url',
+      srv.url('/rw/components', { run }),
+      '--target',
+      '#row-TCK-7739 sl-button.open',
+      '--target',
+      '#row-TCK-7741 sl-checkbox.pick',
+      ...NARROW,
+      '--presets',
+      'claude,gemini',
+    ]);
+    assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+    const row = (t: string) => r.out.split('\n').find((l) => l.startsWith(`${t} `)) ?? '';
+    assert.match(row('#row-TCK-7739 sl-button.open'), /100% \(8\/8\)/);
+    assert.match(row('#row-TCK-7741 sl-checkbox.pick'), /100% \(8\/8\)/);
     assert.deepEqual(srv.actions({ run }), []);
   });
 
