@@ -10,8 +10,9 @@ import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 // The pixel guard (for points the DOM cannot vouch for: a canvas, a video, an anonymous box). What the model
 // saw around the point is cut from the frame's own image; right before dispatch the same band is captured
 // again (a clipped capture, not a full screenshot) and compared: pixels first, then, where they changed, the
-// text OCR reads in them; a band that moves by itself (a video) is judged by text that holds, else its tones. The in-page guard cannot see inside pixels, so the window left open is the time
-// from this re-read to the press, which the verdict states.
+// text OCR reads in them; a band that moves by itself (a video) is judged by text that holds, else by its
+// tones. The in-page guard cannot see inside pixels, so the window left open is the time from this re-read to
+// the press, which the verdict states.
 
 /** What the pixel guard compared, for the report (ClickReport.pixels). */
 export interface PixelCheck {

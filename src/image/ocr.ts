@@ -206,7 +206,10 @@ function joinWords(words: OcrWord[]): string {
   return lines.join(' / ');
 }
 
-/** Text as compared: letters and digits; case, spacing, punctuation and the symbols OCR reads off rules and edges do not count. */
+/**
+ * Text as compared: letters and digits. Case, spacing, punctuation and the symbols OCR reads off rules and
+ * edges ("|", "=") do not count.
+ */
 export const comparable = (s: string) =>
   s
     .toLowerCase()
