@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TrueclickSession } from './actions/session.js';
 import type { PresetName } from './geometry/index.js';
 import { type CellOutcome, type Downscale, groundCell } from './grounding/cell.js';
+import { fromFullResolution } from './grounding/oracle.js';
 import { readTargets, recordTargets } from './grounding/page.js';
 import { trueclickForPage } from './playwright.js';
 
@@ -57,7 +58,6 @@ const DEFAULT_DPRS = [1, 1.5, 2];
 /** Runs the check and returns every result; see expectGrounded for the asserting form. */
 export async function checkGrounding(o: GroundingOptions): Promise<GroundingResult[]> {
   const downscale = o.downscale ?? 'client-1568';
-  const full = downscale === 'full' || downscale === 'client-1568';
   const out: GroundingResult[] = [];
   for (const dpr of o.dprs ?? DEFAULT_DPRS) {
     const context = await o.browser.newContext({
@@ -70,7 +70,7 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
       await page.goto(o.url);
       if (o.prepare) await o.prepare(page);
       await recordTargets(page, o.targets);
-      tc = await trueclickForPage(page, full ? { maxImageEdge: 0 } : {});
+      tc = await trueclickForPage(page, fromFullResolution(downscale) ? { maxImageEdge: 0 } : {});
       const { states, world } = await readTargets(page, o.targets.length);
       const shot = await tc.screenshot();
       const image = shot.frame.geometry.image;

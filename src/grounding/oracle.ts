@@ -235,6 +235,10 @@ function swapPairs(v: number[]): number[] {
 export const DOWNSCALES = ['none', 'full', 'client-1568', 'shown-1000'] as const;
 /** How the model saw the screenshot: one of DOWNSCALES. */
 export type Downscale = (typeof DOWNSCALES)[number];
+/** Whether a downscale mode starts from the full-resolution image (a session with maxImageEdge 0). */
+export function fromFullResolution(d: Downscale): boolean {
+  return d === 'full' || d === 'client-1568';
+}
 /** Long edge a client shrinks a full-resolution image to (Claude's limit). */
 export const CLIENT_LONG_EDGE = 1568;
 export const SHOWN_WIDTH = 1000;

@@ -5,7 +5,13 @@
 import { isPresetName, PRESET_NAMES, type PresetName } from '../../geometry/index.js';
 import { DOWNSCALES, type Downscale } from '../../grounding/oracle.js';
 
-export { CLIENT_LONG_EDGE, DOWNSCALES, type Downscale, SHOWN_WIDTH } from '../../grounding/oracle.js';
+export {
+  CLIENT_LONG_EDGE,
+  DOWNSCALES,
+  type Downscale,
+  fromFullResolution,
+  SHOWN_WIDTH,
+} from '../../grounding/oracle.js';
 
 export const DPRS = [1, 1.25, 1.5, 1.65, 2, 3] as const;
 export const SCALE_SOURCES = ['emulated', 'real'] as const;
@@ -99,11 +105,6 @@ export function configsOf(spec: MatrixSpec): BrowserConfig[] {
     for (const dpr of spec.dprs)
       for (const scrollbar of spec.scrollbars) out.push({ dpr, source, scrollbar });
   return out;
-}
-
-/** Whether a downscale mode starts from the full-resolution image (a session with maxImageEdge 0). */
-export function fromFullResolution(d: Downscale): boolean {
-  return d === 'full' || d === 'client-1568';
 }
 
 /** Clicks per scroll state of one browser config. */
