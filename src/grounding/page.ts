@@ -39,6 +39,15 @@ export async function locate(page: Page, target: string, deadline: number): Prom
 /** Where a target is in this world, or why a click there cannot reach it (not a trueclick miss). */
 export type TargetState = { box: CssBox; unclickable?: string };
 
+/** The recorder's state on the page's window (main world). */
+interface Recorder {
+  targets: Element[];
+  clicks: Array<{ trusted: boolean; inside: boolean[] }>;
+  /** The topmost element at a viewport point (CSS px), through open shadow roots. */
+  topmost(x: number, y: number): Element | null;
+}
+type RecorderWindow = { __tcMatrix: Recorder };
+
 /**
  * Installs the recorder (main world, capture phase on window, after the page's load): every pointer and
  * mouse event is stopped and its default prevented, so no link is followed, no form submitted and no
@@ -47,9 +56,21 @@ export type TargetState = { box: CssBox; unclickable?: string };
  */
 export async function installRecorder(page: Page, targets: Array<Locator | null>): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { __tcMatrix?: { targets: Element[]; clicks: unknown[] } };
+    const w = window as unknown as Partial<RecorderWindow>;
     if (w.__tcMatrix) return;
-    const state = { targets: [] as Element[], clicks: [] as Array<{ trusted: boolean; inside: boolean[] }> };
+    const state: Recorder = {
+      targets: [],
+      clicks: [],
+      topmost: (x, y) => {
+        let el = document.elementFromPoint(x, y);
+        while (el?.shadowRoot) {
+          const inner = el.shadowRoot.elementFromPoint(x, y);
+          if (!inner || inner === el) break;
+          el = inner;
+        }
+        return el;
+      },
+    };
     w.__tcMatrix = state;
     const stop = (e: Event) => {
       if (e.type === 'click')
@@ -75,29 +96,20 @@ export async function installRecorder(page: Page, targets: Array<Locator | null>
   for (const [i, l] of targets.entries()) {
     if (!l) continue;
     await l.evaluate((el, k) => {
-      (window as unknown as { __tcMatrix: { targets: Element[] } }).__tcMatrix.targets[k] = el;
+      (window as unknown as RecorderWindow).__tcMatrix.targets[k] = el;
     }, i);
   }
 }
 
 /** The clicks the recorder saw since `from`: trusted or not, and which targets each one reached. */
-export function clicksSince(
-  page: Page,
-  from: number,
-): Promise<Array<{ trusted: boolean; inside: boolean[] }>> {
-  return page.evaluate(
-    (n) =>
-      (
-        window as unknown as { __tcMatrix: { clicks: Array<{ trusted: boolean; inside: boolean[] }> } }
-      ).__tcMatrix.clicks.slice(n),
-    from,
-  );
+export function clicksSince(page: Page, from: number): Promise<Recorder['clicks']> {
+  return page.evaluate((n) => (window as unknown as RecorderWindow).__tcMatrix.clicks.slice(n), from);
 }
 
 /** Each target's box now (CSS px of the viewport) and why it cannot be clicked, if it cannot. */
 export async function targetStates(page: Page, count: number): Promise<Array<TargetState | null>> {
   return page.evaluate((n) => {
-    const targets = (window as unknown as { __tcMatrix: { targets: Element[] } }).__tcMatrix.targets;
+    const { targets, topmost } = (window as unknown as RecorderWindow).__tcMatrix;
     const de = document.documentElement;
     const name = (el: Element) =>
       `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${Array.from(el.classList).slice(0, 2).join('.')}` : ''}>`;
@@ -111,16 +123,6 @@ export async function targetStates(page: Page, count: number): Promise<Array<Tar
         }
       }
       return name(el);
-    };
-    // The topmost element at a point, through open shadow roots.
-    const topmost = (x: number, y: number) => {
-      let el = document.elementFromPoint(x, y);
-      while (el?.shadowRoot) {
-        const inner = el.shadowRoot.elementFromPoint(x, y);
-        if (!inner || inner === el) break;
-        el = inner;
-      }
-      return el;
     };
     const holds = (t: Element, el: Element | null) => {
       for (let n: Node | null = el; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null)
@@ -163,18 +165,13 @@ export async function targetStates(page: Page, count: number): Promise<Array<Tar
 
 /**
  * Whether a point of the viewport (CSS px) is on a scrollbar: the page's or an inner scroller's. A press
- * there scrolls before any page listener hears of it, so the recorder cannot stop it.
+ * there scrolls before any page listener hears of it, so the recorder (installed first) cannot stop it.
  */
 export function onScrollbar(page: Page, p: XY): Promise<boolean> {
   return page.evaluate(({ x, y }) => {
     const de = document.documentElement;
     if (x >= de.clientWidth || y >= de.clientHeight) return true;
-    let el = document.elementFromPoint(x, y);
-    while (el?.shadowRoot) {
-      const inner = el.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === el) break;
-      el = inner;
-    }
+    const el = (window as unknown as RecorderWindow).__tcMatrix.topmost(x, y);
     if (!el || el.tagName === 'IFRAME') return false;
     // A scrollbar's point hits the scroller itself: inside its borders, outside its client box (the bar is
     // left of it in right-to-left).
