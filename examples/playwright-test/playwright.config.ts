@@ -6,6 +6,8 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.js',
+  // Traces and .last-run.json go under out/ (ignored), not into a test-results/ folder in the checkout.
+  outputDir: '../../../out/playwright-test-results',
   reporter: 'list',
   timeout: 120_000,
   workers: 1,
