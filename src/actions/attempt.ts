@@ -48,6 +48,11 @@ export interface Attempt {
   captured: SnapshotElement | null;
   /** What the point holds now (live hit-test), with the guard armed on it when the intent presses. */
   live: LiveFacts | null;
+  /**
+   * For an intent that presses: what the point held just before trueclick's pointer moved there, so the
+   * page's answer to that pointer (a label that swaps on hover) is not taken for a move.
+   */
+  before?: LiveFacts | null;
   /** The pixel guard's band, when the point's element carries no identity of its own (pixels.ts). */
   pixelStage: PixelStage | null;
   report: ClickReport;

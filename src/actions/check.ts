@@ -1,8 +1,10 @@
-import { describeDifferences, describeHit, diffFacts, toHit } from '../browser/element-facts.js';
+import { describeDifferences } from '../browser/compare-facts.js';
+import { describeHit, toHit } from '../browser/element-facts.js';
 import { nodeNow } from '../browser/hit-test.js';
 import { conventionFor, frameOrigin, toConvention } from '../geometry/index.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';
+import { judgeAtCapture, judgeHover } from './living.js';
 import { centre, targetFields, toImage } from './target.js';
 import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 
@@ -129,7 +131,11 @@ export async function compare(a: Attempt): Promise<ClickReport | null> {
     };
   }
   if (frame && captured) {
-    const diffs = live ? diffFacts(captured.facts, live) : null;
+    // Against the page before trueclick's pointer arrived: its answer to that pointer is judged below.
+    const seen = a.before ?? live;
+    const j = seen ? await judgeAtCapture(a, seen) : null;
+    const diffs = j ? j.diffs : null;
+    if (j?.setAside.length) report.setAside = j.setAside;
     if (diffs === null || diffs.length > 0) {
       const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
       if (live && (await isCover(a))) {
@@ -148,6 +154,9 @@ export async function compare(a: Attempt): Promise<ClickReport | null> {
       };
     }
   }
+  const hover = judgeHover(a);
+  if (hover.refusal) return hover.refusal;
+  if (hover.setAside.length) report.setAside = [...(report.setAside ?? []), ...hover.setAside];
   if (
     !frame &&
     hasSemanticExpect(expect) &&

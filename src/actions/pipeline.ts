@@ -1,4 +1,5 @@
-import { sameElement, toHit } from '../browser/element-facts.js';
+import { sameElement } from '../browser/compare-facts.js';
+import { toHit } from '../browser/element-facts.js';
 import { pollUntil } from '../browser/errors.js';
 import {
   type ArmOptions,
@@ -159,9 +160,21 @@ async function holdNow(a: Attempt): Promise<void> {
     pressOnly: a.intent.kind === 'drag',
   };
   const mark = a.resolved.mark;
+  // A mark names an element: check that one (a click on its label span reaches it too).
+  const where = mark ? await frameDriver(driver, mark.frame) : null;
+  const look = (armMs: number) => {
+    const opts = { ...arm, armMs };
+    if (!mark) return inspectAndArm(driver, a.vp, a.scrollNow, opts);
+    if (!where) return Promise.resolve(null);
+    const local = { x: a.vp.x - where.origin.x, y: a.vp.y - where.origin.y };
+    const at = { ...where, backendNodeId: mark.backendNodeId, local };
+    return armOn(at, opts);
+  };
   // Hover before the armed check: its ack waits for a rendered frame, which must not sit inside the armed
-  // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first).
+  // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first). A look before
+  // the pointer moves keeps the page as the model saw it, so its answer to the hover is judged apart.
   if (press) {
+    a.before = await look(0);
     const moved = await moveMouse(driver, a.vp, modifiersOf(a.intent));
     // A page that opens a dialog on hover is frozen now: nothing more is sent, and the agent is told.
     if (!moved.sent)
@@ -173,24 +186,7 @@ async function holdNow(a: Attempt): Promise<void> {
         'blocked',
       );
   }
-  if (mark) {
-    // A mark names an element: check that one (a click on its label span reaches it too).
-    const where = await frameDriver(driver, mark.frame);
-    a.live = where
-      ? await armOn(
-          {
-            driver: where.driver,
-            frameId: where.frameId,
-            backendNodeId: mark.backendNodeId,
-            local: { x: a.vp.x - where.origin.x, y: a.vp.y - where.origin.y },
-            origin: where.origin,
-          },
-          arm,
-        )
-      : null;
-  } else {
-    a.live = await inspectAndArm(driver, a.vp, a.scrollNow, arm);
-  }
+  a.live = await look(arm.armMs);
   // A fixed-position element does not follow the document: try the point where it was in the viewport.
   if (a.captured && report.scrollSinceFrame && !(a.live && sameElement(a.captured.facts, a.live))) {
     // A look first (no arming), so the guard armed above stays armed unless this one is adopted.
@@ -199,6 +195,8 @@ async function holdNow(a: Attempt): Promise<void> {
       if (a.live) await release(a.live);
       a.live = arm.armMs > 0 ? ((await armOn(fixed.at, arm)) ?? fixed) : fixed;
       a.vp = a.resolved.point;
+      // The look before the pointer moved was at the point that followed the document.
+      a.before = null;
     }
   }
   if (press) await checkRouting(a);

@@ -20,6 +20,8 @@ export interface ClickRequest extends TargetRequest {
   frame?: string;
   mark?: number;
   expect?: Expect;
+  /** Any change in the record since the frame refuses, live content included (a price the agent read). */
+  strict?: boolean;
   button?: MouseButton;
   click_count?: number;
   modifiers?: Modifier[];
@@ -43,7 +45,16 @@ export interface Resolved {
 
 /** The fields that say where and in which convention (the geometry layer's request). */
 export function targetFields(req: ClickRequest): TargetRequest {
-  const { frame: _f, mark: _m, expect: _e, button: _b, click_count: _c, modifiers: _k, ...target } = req;
+  const {
+    frame: _f,
+    mark: _m,
+    expect: _e,
+    strict: _s,
+    button: _b,
+    click_count: _c,
+    modifiers: _k,
+    ...target
+  } = req;
   return target;
 }
 

@@ -1,4 +1,5 @@
-import type { Difference, Hit } from '../browser/element-facts.js';
+import type { Difference, SetAside } from '../browser/compare-facts.js';
+import type { Hit } from '../browser/element-facts.js';
 import type { ErrorKind } from '../geometry/index.js';
 import type { Expect } from './expect.js';
 import type { PixelCheck } from './pixels.js';
@@ -80,6 +81,8 @@ export interface ClickReport {
   routingOffset?: Point;
   /** STALE_TARGET: the named differences between the fingerprint at capture and now. */
   changes?: Difference[];
+  /** OK: what changed but was not counted (live content, the page's answer to trueclick's own hover). */
+  setAside?: SetAside[];
   /** A point only pixels vouch for (a canvas): what the pixel guard compared, and the window it left open. */
   pixels?: PixelCheck;
   /** The click navigated: where the page went. */

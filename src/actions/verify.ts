@@ -1,3 +1,4 @@
+import { describeSetAside } from '../browser/compare-facts.js';
 import { describeHit, type ElementFacts, toHit } from '../browser/element-facts.js';
 import { pollUntil } from '../browser/errors.js';
 import { disarm, type GuardEvent, release } from '../browser/hit-test.js';
@@ -198,7 +199,10 @@ function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickRepo
     ? ` (Chromium routed input into this cross-site iframe off target; trueclick sent it ${fmtPoint(report.routingOffset)} CSS px over, and the guard saw it arrive on the element)`
     : '';
   const verb = what === 'drag' ? 'Pressed' : 'Clicked';
-  report.message = `${verb} ${describeHit(report.landed)} at ${where}${same}${routed}${went}.`;
+  const aside = report.setAside?.length
+    ? `; what changed since the frame is not part of the record: ${describeSetAside(report.setAside)}`
+    : '';
+  report.message = `${verb} ${describeHit(report.landed)} at ${where}${same}${aside}${routed}${went}.`;
   return report;
 }
 

@@ -23,6 +23,15 @@ export interface ElementFacts {
   contextText?: string;
   /** The record's tag, for naming it ("row", "list item", or the div it is). */
   recordTag?: string;
+  /** What tells the record apart, part by part (identity.ts recordParts): what is compared. */
+  recordParts?: string[];
+  /** The element sits in content that updates by itself (a timer, a progress bar, an aria-live region). */
+  live?: true;
+  /**
+   * Live side only: for each record part, when (page clock, ms) its element's text last changed in place,
+   * newest last, with `armedAt` as the clock's now. How a ticking duration is told from a re-sort.
+   */
+  partTimes?: number[][];
   /** The dialog, alert, toast or tooltip around the element: how a cover is named. */
   overlay?: { role: string; label: string };
   /** Bounding box in CSS viewport px at the time the facts were read. */
@@ -101,16 +110,18 @@ export const IDENTITY_ATTRS = [
   'aria-colindex',
   'onclick',
 ];
-/** Kept for naming a hit, not compared: tooltip libraries move `title` around when the mouse arrives. */
-const NAMING_ONLY = ['title'];
 /** data-* attributes that name a record: data-id, data-row-id, data-key, data-ticket-id, data-testid… */
 export const DATA_ID = /^data-([a-z0-9-]*-)?(id|key|testid|test-id|uid|pk|slug|sku)$/;
+
+/** A record element's own attributes that say which record it is (grids, virtual lists, feeds). */
+const RECORD_ATTRS = ['aria-rowindex', 'aria-posinset', 'row-index', 'row-id'];
 
 export const IDENTITY_LISTS: IdentityLists = {
   actionableTags: ACTIONABLE_TAGS,
   actionableRoles: ACTIONABLE_ROLES,
   identityAttrs: IDENTITY_ATTRS,
   dataId: DATA_ID.source,
+  recordAttrs: RECORD_ATTRS,
 };
 
 export function normalizeText(s: string | undefined | null, cap = TEXT_CAP): string {
@@ -155,88 +166,6 @@ export function toHit(f: ElementFacts): Hit {
 export function roundBox(r: { x: number; y: number; width: number; height: number }) {
   const q = (n: number) => Math.round(n * 100) / 100;
   return { x: q(r.x), y: q(r.y), width: q(r.width), height: q(r.height) };
-}
-
-/** One named difference between what the point held at capture and what it holds now. */
-export interface Difference {
-  field: 'node' | 'frame' | 'role' | 'text' | 'record' | 'checked' | 'control' | `attr:${string}`;
-  /** As it was at capture. */
-  was: string;
-  now: string;
-}
-
-const short = (s: string | undefined, n = 64) => normalizeText(s, n);
-
-/**
- * The one compare of two fingerprints: the same element (node, frame), still the same thing (role, text,
- * identity attributes, checked state, the control it belongs to) in the same record (the row's text).
- * Empty when they agree. Two page backgrounds agree whatever the page's text.
- */
-export function diffFacts(then: ElementFacts, now: ElementFacts): Difference[] {
-  if (then.background && now.background && (then.frame ?? '') === (now.frame ?? '')) return [];
-  const out: Difference[] = [];
-  const add = (field: Difference['field'], a: string | undefined, b: string | undefined) => {
-    if ((a ?? '') !== (b ?? '')) out.push({ field, was: a ?? '', now: b ?? '' });
-  };
-  add('frame', then.frame, now.frame);
-  if (then.backendNodeId !== now.backendNodeId)
-    out.push({ field: 'node', was: then.tag.toLowerCase(), now: now.tag.toLowerCase() });
-  add('role', then.role, now.role);
-  add('text', normalizeText(then.text), normalizeText(now.text));
-  for (const k of new Set([...Object.keys(then.attrs), ...Object.keys(now.attrs)]))
-    if (!NAMING_ONLY.includes(k)) add(`attr:${k}`, then.attrs[k], now.attrs[k]);
-  if (then.checked !== undefined && now.checked !== undefined)
-    add('checked', String(then.checked), String(now.checked));
-  add('control', controlKey(then), controlKey(now));
-  add('record', normalizeText(then.contextText, 300), normalizeText(now.contextText, 300));
-  return out;
-}
-
-function controlKey(f: ElementFacts): string {
-  const c = f.actionable;
-  if (!c) return '';
-  const { title: _t, ...attrs } = c.attrs;
-  return `${c.role} ${c.tag} ${normalizeText(c.text)} ${JSON.stringify(attrs)}`;
-}
-
-export function sameElement(then: ElementFacts, now: ElementFacts): boolean {
-  return diffFacts(then, now).length === 0;
-}
-
-/** What changed, for the agent: `its row "TCK-7741 Fix login" now reads "TCK-7736 Update docs"`. */
-export function describeDifferences(diffs: Difference[], then: ElementFacts): string {
-  const rec = then.recordTag ? recordWord(then.recordTag) : 'row';
-  const parts: string[] = [];
-  for (const d of diffs.slice(0, 3)) {
-    if (d.field === 'record') {
-      parts.push(
-        d.was
-          ? d.now
-            ? `its ${rec} "${short(d.was)}" now reads "${short(d.now)}"`
-            : `its ${rec} "${short(d.was)}" is gone`
-          : `it is now inside a ${rec} "${short(d.now)}"`,
-      );
-    } else if (d.field === 'node')
-      parts.push(
-        d.was === d.now ? 'another element is there' : `a ${d.now} is there instead of the ${d.was}`,
-      );
-    else if (d.field === 'text') parts.push(`its text "${short(d.was)}" now reads "${short(d.now)}"`);
-    else if (d.field === 'frame') parts.push('the point is now in another frame');
-    else if (d.field === 'checked')
-      parts.push(
-        `it was ${d.was === 'true' ? 'checked' : 'unchecked'}, now it is ${d.now === 'true' ? 'checked' : 'unchecked'}`,
-      );
-    else if (d.field === 'control') parts.push('it belongs to another control now');
-    else parts.push(`its ${d.field.replace('attr:', '')} was "${short(d.was)}", now "${short(d.now)}"`);
-  }
-  return parts.join('; ');
-}
-
-function recordWord(tag: string): string {
-  if (tag === 'TR') return 'row';
-  if (tag === 'LI') return 'list item';
-  if (tag === 'ARTICLE') return 'card';
-  return 'record';
 }
 
 /** One line for a human or a model: `button "Delete" (row "TCK-7741 …")`. */

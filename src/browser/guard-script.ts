@@ -25,8 +25,11 @@ function guardMain(
     rec: Element | null;
     /** What changed in el or its record since the check, if anything: the event is then stopped. */
     changed: string | null;
-    /** Watches el's own open shadow tree, which the document-wide observer does not reach. */
-    shadowWatch: MutationObserver | null;
+    /** What el and its record were at arming; a mutation since (dirty) is judged against it at the next event. */
+    base: Signature;
+    dirty: boolean;
+    /** For each part of the record at arming: whether a sibling record held something else there. */
+    distinct: boolean[];
     x: number;
     y: number;
     token: string;
@@ -44,6 +47,8 @@ function guardMain(
       changed?: string;
     }>;
   };
+  /** What el is and what its record holds: identity attributes and text, the record's parts. */
+  type Signature = { own: string; parts: string[]; owners: Element[] };
   const w = window as unknown as { __trueclick?: unknown } & Record<string, unknown>;
   if (w.__trueclick) return;
   const state: { armed: Armed | null; mutations: number } = { armed: null, mutations: 0 };
@@ -84,10 +89,21 @@ function guardMain(
     },
     tag: (n: Element) => n.nodeName.toUpperCase(),
     attrs: allAttrs,
+    // As SnapshotDoc.formState reads the snapshot: the property, which no attribute need show.
+    formState: (n: Element): string | null => {
+      if (n instanceof HTMLOptionElement) return n.selected ? 'selected' : '';
+      if (n instanceof HTMLTextAreaElement) return n.value;
+      if (!(n instanceof HTMLInputElement)) return null;
+      const type = n.type.toLowerCase();
+      if (type === 'checkbox' || type === 'radio') return n.checked ? 'on' : 'off';
+      return type === 'password' ? `${n.value.length} characters` : n.value;
+    },
+    closedShadow: (n: Element) => {
+      const root = n.getRootNode();
+      return root instanceof ShadowRoot && root.mode !== 'open';
+    },
   };
   const kit = () => makeKit<Element>(view, lists);
-  // Attribute names only: no caches of the page's text to go stale, so one kit serves every mutation.
-  const names = kit();
   const rectOf = (el: Element) => {
     const r = el.getBoundingClientRect();
     return { x: r.x, y: r.y, width: r.width, height: r.height };
@@ -109,6 +125,9 @@ function guardMain(
       out.actionable = { ...control, rect: rectOf(node) };
     }
     out.rect = rectOf(el);
+    const rec = shared.recordParts ? k.record(el)?.node : undefined;
+    if (rec) out.partTimes = k.partOwners(rec).map((o) => ticks.get(o) ?? []);
+    watchAround(el, rec ?? null);
     return out;
   };
 
@@ -185,6 +204,18 @@ function guardMain(
         ? target === a.el || target === document.body || target === document.documentElement
         : path.includes(a.el)) || labelActivation(a, ev, path);
     // Same node but new data (a list keyed by index re-rendered it): another record, so it is stopped too.
+    // Once an event was stopped for it, the change stands: a release must not follow a stopped press.
+    if (a.dirty && a.changed === null) {
+      a.dirty = false;
+      try {
+        a.changed = changeSinceArming(
+          a,
+          a.events.some((x) => x.delivered && x.type !== 'mousemove'),
+        );
+      } catch {
+        a.changed = 'its content';
+      }
+    }
     const delivered = reached && a.changed === null;
     if (!delivered) {
       ev.preventDefault();
@@ -224,37 +255,96 @@ function guardMain(
     window.addEventListener(type, onEvent, true);
   }
 
-  const touches = (a: Armed, n: Node) =>
-    a.el === n || a.el.contains(n) || (a.rec !== null && (a.rec === n || a.rec.contains(n)));
-  // After the press reached the element, the page answers it (a ripple span, aria-pressed, a class): only
-  // a change of what the element *is* counts then, its identity attributes or text in it or its record.
-  const identityChange = (r: MutationRecord) => {
-    if (r.type === 'attributes') {
-      const name = r.attributeName ?? '';
-      return names.isIdentityAttr(name);
-    }
-    if (r.type === 'characterData') return true;
-    const texty = (list: NodeList) => Array.from(list).some((n) => (n.textContent ?? '').trim() !== '');
-    return texty(r.addedNodes) || texty(r.removedNodes);
+  // When each element's own text last changed in place (newest last): a duration that ticks ten times a
+  // second is told from a re-sort by this, not by its text.
+  const TICKS_KEPT = 6;
+  const ticks = new WeakMap<Element, number[]>();
+  const ownerOf = (n: Node | null): Element | null => {
+    if (n instanceof ShadowRoot) return n.host;
+    return n instanceof Element ? n : null;
   };
-  const noteChanges = (records: MutationRecord[]) => {
-    const a = state.armed;
-    if (!a || a.changed !== null) return;
-    const pressed = a.events.some((e) => e.delivered && e.type !== 'mousemove');
-    for (const r of records) {
-      if (r.target === a.rec?.parentNode && r.type === 'childList') continue; // rows moved, not changed
-      if (!touches(a, r.target) && !(a.el.shadowRoot?.contains(r.target) ?? false)) continue;
-      if (pressed && !identityChange(r)) continue;
-      a.changed = r.type === 'attributes' ? `its ${r.attributeName} attribute` : 'its content';
-      return;
-    }
+  const logTick = (n: Node | null) => {
+    const el = ownerOf(n);
+    if (!el) return;
+    const list = ticks.get(el) ?? [];
+    list.push(performance.now());
+    if (list.length > TICKS_KEPT) list.shift();
+    ticks.set(el, list);
   };
-  const observer = new MutationObserver((records) => {
+  const hasText = (list: NodeList) => Array.from(list).some((n) => n.nodeType === 3);
+  const onMutations = (records: MutationRecord[]) => {
     state.mutations += records.length;
-    noteChanges(records);
-  });
-  observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+    for (const r of records) {
+      if (r.type === 'characterData') logTick(r.target.parentNode);
+      else if (r.type === 'childList' && (hasText(r.addedNodes) || hasText(r.removedNodes)))
+        logTick(r.target);
+    }
+    if (state.armed) state.armed.dirty = true;
+  };
+  const observer = new MutationObserver(onMutations);
+  const OBSERVE = { childList: true, subtree: true, attributes: true, characterData: true };
+  observer.observe(document, OBSERVE);
+  // The document's observer does not see into shadow trees: the ones around and inside a checked element
+  // are watched from its first look on (one observer, many roots).
+  const watched = new WeakSet<Node>();
+  const watch = (root: ShadowRoot) => {
+    if (watched.has(root)) return;
+    watched.add(root);
+    observer.observe(root, OBSERVE);
+  };
+  const watchAround = (el: Element, rec: Element | null) => {
+    for (const start of [el, rec]) {
+      for (let x: Element | null = start; x; ) {
+        const root = x.getRootNode();
+        if (!(root instanceof ShadowRoot)) break;
+        watch(root);
+        x = root.host;
+      }
+    }
+    let seen = 0;
+    const walk = (n: Element) => {
+      if (++seen > 400) return;
+      if (n.shadowRoot) watch(n.shadowRoot);
+      for (const k of view.kids(n)) if (typeof k !== 'string') walk(k);
+    };
+    walk(rec ?? el);
+  };
 
+  const signature = (el: Element, rec: Element | null): Signature => {
+    const k = kit();
+    const f = k.fingerprint(el);
+    const own = JSON.stringify([f.attrs, f.live ? '' : f.text]);
+    return rec
+      ? { own, parts: k.recordParts(rec), owners: k.partOwners(rec) }
+      : { own, parts: [], owners: [] };
+  };
+  /** Changed in place more than once lately: a ticking duration, not new data in a reused node. */
+  const TICK_WINDOW_MS = 10_000;
+  const ticking = (el: Element | undefined) => {
+    const t = el ? (ticks.get(el) ?? []) : [];
+    return t.filter((x) => x > performance.now() - TICK_WINDOW_MS).length >= 2;
+  };
+  // The live half of compare-facts.ts judge, for what changes between the check and the press: declared
+  // live parts and texts that tick are not a move while something that tells the record apart held.
+  const changeSinceArming = (a: Armed, pressed: boolean): string | null => {
+    const now = signature(a.el, a.rec);
+    // After the press, the page answers it (a checkbox checks, a field fills): values are its answer.
+    const keep = (p: string) => !p.startsWith('~') && !(pressed && p.startsWith('v:'));
+    const was = a.base.parts.map((p, i) => ({ p, i })).filter((x) => keep(x.p));
+    const is = now.parts.map((p, i) => ({ p, i })).filter((x) => keep(x.p));
+    if (was.length !== is.length) return 'its record';
+    const moved = was.filter((x, j) => x.p !== is[j]?.p);
+    if (moved.length > 0) {
+      const held = was.some((x, j) => x.p === is[j]?.p && (a.distinct[x.i] ?? true));
+      const ticks = moved.every((x) => {
+        const at = is[was.indexOf(x)];
+        return x.p.startsWith('t:') && at?.p.startsWith('t:') && ticking(now.owners[at.i]);
+      });
+      if (!held || !ticks) return 'its record';
+    }
+    if (now.own !== a.base.own && (moved.length === 0 || !a.rec)) return 'its content';
+    return null;
+  };
   w.__trueclick = {
     facts,
     // The hit-test may name a text node, a shadow root or a ::before box: the element is their owner.
@@ -272,18 +362,22 @@ function guardMain(
     composedContains,
     arm: (el: Element, x: number, y: number, ms: number, token: string, pressOnly: boolean) => {
       const now = performance.now();
-      state.armed?.shadowWatch?.disconnect();
       let rec: Element | null = null;
+      let distinct: boolean[] = [];
       try {
         rec = kit().record(el)?.node ?? null;
+        distinct = (rec && kit().distinctParts(el)) || [];
       } catch {
         rec = null;
       }
+      watchAround(el, rec);
       const a: Armed = {
         el,
         rec,
         changed: null,
-        shadowWatch: null,
+        base: signature(el, rec),
+        dirty: false,
+        distinct,
         x,
         y,
         token,
@@ -292,22 +386,12 @@ function guardMain(
         expires: now + ms,
         events: [],
       };
-      if (el.shadowRoot) {
-        a.shadowWatch = new MutationObserver(noteChanges);
-        a.shadowWatch.observe(el.shadowRoot, {
-          childList: true,
-          subtree: true,
-          attributes: true,
-          characterData: true,
-        });
-      }
       state.armed = a;
       return now;
     },
     disarm: (token?: string) => {
       const a = state.armed;
       if (a && token && a.token !== token) return null;
-      a?.shadowWatch?.disconnect();
       state.armed = null;
       return a ? { armedAt: a.armedAt, token: a.token, events: a.events } : null;
     },

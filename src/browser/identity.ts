@@ -27,6 +27,13 @@ export interface TreeView<N> {
   /** Upper-case tag name. */
   tag(n: N): string;
   attrs(n: N): Record<string, string>;
+  /**
+   * The state a form control holds (a text field's value, a box's checked state, a select's chosen
+   * options), which no attribute need show; null for any other element.
+   */
+  formState(n: N): string | null;
+  /** Whether n lies in a closed or user-agent shadow tree: what the page's own scripts cannot reach. */
+  closedShadow(n: N): boolean;
 }
 
 export interface IdentityLists {
@@ -36,6 +43,8 @@ export interface IdentityLists {
   identityAttrs: string[];
   /** Source of the regular expression for data-* attributes that name a record. */
   dataId: string;
+  /** What a record element's own attributes may say of which record it is (beside `id` and data ids). */
+  recordAttrs: string[];
 }
 
 /**
@@ -52,6 +61,10 @@ export interface Fingerprint<N> {
   recordTag?: string;
   overlay?: { role: string; label: string };
   actionable?: { node: N; tag: string; attrs: Record<string, string>; text: string; role: string };
+  /** What tells the record apart, part by part (recordParts): compared instead of its text alone. */
+  recordParts?: string[];
+  /** The element sits in content that updates by itself (a timer, a progress bar, an aria-live region). */
+  live?: true;
 }
 
 /** A row, card or list item: the nearest ancestor that is one of a run of similar siblings. */
@@ -78,6 +91,17 @@ export interface IdentityKit<N> {
   isBackground(n: N): boolean;
   isIdentityAttr(name: string): boolean;
   fingerprint(n: N): Fingerprint<N>;
+  /** The parts of a record (RecordOf.node), in document order: see `recordParts` in the kit. */
+  recordParts(r: N): string[];
+  /** For each of recordParts(r): the element that holds it (a text's parent, the input, the img). */
+  partOwners(r: N): N[];
+  /** Whether the element, or an ancestor below its record, declares its content live. */
+  inLive(n: N): boolean;
+  /**
+   * For each part of n's record: whether a sibling record holds something else there (that part tells the
+   * record apart). Null when n has no record.
+   */
+  distinctParts(n: N): boolean[] | null;
 }
 
 export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKit<N> {
@@ -101,12 +125,13 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return c;
   };
 
-  // A point inside a shadow tree stands for the light-tree element that hosts it, as the page's own
-  // document sees the event target: a click on the label text slotted into a component and one on the
-  // component's inner <a> are the same click, and the live hit-test answers the host for slotted text.
+  // A point inside an open shadow tree stands for the innermost element there, as the event's composed path
+  // starts: an app that is one custom element (Lit, Stencil, Ionic) is many records and controls, not one
+  // host. Closed and user-agent shadow trees are what the page's scripts cannot reach either: a point there
+  // stands for their host.
   const canonical = (n: N): N => {
     let x: N | null = n;
-    while (x !== null && v.inShadow(x)) x = v.parent(x);
+    while (x !== null && v.closedShadow(x)) x = v.parent(x);
     return x ?? n;
   };
   const composedParent = (n: N): N | null => v.parent(n);
@@ -353,6 +378,82 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return out;
   };
 
+  // Content that updates by itself, as ARIA and HTML declare it: its text is not what names a record.
+  const LIVE_ROLES = ['timer', 'progressbar', 'status', 'marquee', 'log'];
+  const LIVE_TAGS = ['TIME', 'PROGRESS', 'METER', 'MARQUEE'];
+  const declaresLive = (n: N): boolean => {
+    const a = v.attrs(n);
+    if (LIVE_TAGS.includes(v.tag(n)) || LIVE_ROLES.includes(a.role ?? '')) return true;
+    const live = a['aria-live'];
+    return live !== undefined && live !== 'off';
+  };
+  const liveBelow = (n: N, stop: N | null): boolean => {
+    for (let x: N | null = n; x !== null && x !== stop; x = v.parent(x)) {
+      if (declaresLive(x)) return true;
+      if (isBackground(x)) return false;
+    }
+    return false;
+  };
+  const inLive = (n: N): boolean => liveBelow(n, record(n)?.node ?? null);
+
+  const MAX_PARTS = 80;
+  /** A select's chosen options, as what the select holds. */
+  const chosen = (n: N): string => {
+    const out: string[] = [];
+    const walk = (k: N) => {
+      for (const c of children(k)) {
+        if (v.tag(c) === 'OPTION') {
+          if (v.formState(c) === 'selected') out.push(v.attrs(c).value ?? text(c, 80));
+        } else walk(c);
+      }
+    };
+    walk(n);
+    return out.join('|');
+  };
+  // What tells a record apart, part by part in document order: `a:` its own identity attributes, `t:` text
+  // (`~t:` when declared live), `v:` what a form control holds, `i:` an image, `h:` a link's target. Parts,
+  // not one text: a row of inputs holds no text at all, and a ticking duration is one part among many.
+  const partsOf = (r: N): Array<{ part: string; owner: N }> => {
+    const out: Array<{ part: string; owner: N }> = [];
+    const own = v.attrs(r);
+    for (const [k, val] of Object.entries(own))
+      if (k === 'id' || dataId.test(k) || lists.recordAttrs.includes(k))
+        out.push({ part: `a:${k}=${val}`, owner: r });
+    const walk = (n: N, live: boolean) => {
+      for (const k of v.kids(n)) {
+        if (out.length >= MAX_PARTS) return;
+        if (typeof k === 'string') {
+          const t = norm(k, 120);
+          if (t) out.push({ part: `${live ? '~' : ''}t:${t}`, owner: n });
+          continue;
+        }
+        const t = v.tag(k);
+        if (SKIP_TEXT.includes(t)) continue;
+        const a = v.attrs(k);
+        const kLive = live || declaresLive(k);
+        if (t === 'INPUT' || t === 'TEXTAREA') out.push({ part: `v:${v.formState(k) ?? ''}`, owner: k });
+        else if (t === 'SELECT') out.push({ part: `v:${chosen(k)}`, owner: k });
+        else if (t === 'IMG') out.push({ part: `i:${a.src ?? ''}|${a.alt ?? ''}`, owner: k });
+        else if (t === 'A' && 'href' in a) out.push({ part: `h:${a.href}`, owner: k });
+        if (t !== 'SELECT' && t !== 'TEXTAREA') walk(k, kLive);
+      }
+    };
+    walk(r, declaresLive(r));
+    return out;
+  };
+  const recordParts = (r: N): string[] => partsOf(r).map((p) => p.part);
+  const partOwners = (r: N): N[] => partsOf(r).map((p) => p.owner);
+
+  const distinctParts = (n: N): boolean[] | null => {
+    const rec = record(n);
+    if (!rec) return null;
+    const mine = recordParts(rec.node);
+    const parent = v.parent(rec.node);
+    const sibs = parent === null ? [] : nearSiblings(rec.node, parent).filter((s) => v.tag(s) === rec.tag);
+    const theirs = sibs.map(recordParts);
+    return mine.map((p, i) => theirs.some((t) => t[i] !== p));
+  };
+
   const fingerprint = (n: N): Fingerprint<N> => {
     const f: Fingerprint<N> = { tag: v.tag(n), attrs: identityAttrs(n), text: text(n), role: role(n) };
     if (isBackground(n)) f.background = true;
@@ -360,7 +461,9 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     if (rec) {
       f.contextText = rec.text;
       f.recordTag = rec.tag;
+      f.recordParts = recordParts(rec.node);
     }
+    if (liveBelow(n, rec?.node ?? null)) f.live = true;
     const ov = overlay(n);
     if (ov !== null) f.overlay = { role: v.attrs(ov).role || v.tag(ov).toLowerCase(), label: label(ov) };
     const c = control(n);
@@ -382,5 +485,9 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     isBackground,
     isIdentityAttr,
     fingerprint,
+    recordParts,
+    partOwners,
+    inLive,
+    distinctParts,
   };
 }

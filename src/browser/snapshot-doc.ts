@@ -51,6 +51,7 @@ export class SnapshotDoc implements TreeView<number> {
   private readonly contentDocs: Map<number, number>;
   private readonly inputValues: Map<number, number>;
   private readonly checked: Set<number>;
+  private readonly selected: Set<number>;
   private readonly hasChecked: boolean;
   private layout: LayoutTable;
   /** The first layout box of each node that has one. */
@@ -119,6 +120,7 @@ export class SnapshotDoc implements TreeView<number> {
     this.inputValues = new Map([...sparse(n.inputValue)].map(([k, v]) => [k, strings.id(v)]));
     this.checked = new Set(n.inputChecked?.index ?? []);
     this.hasChecked = n.inputChecked !== undefined;
+    this.selected = new Set(n.optionSelected?.index ?? []);
     this.scroll = { x: (doc.scrollOffsetX ?? 0) / devicePerCss, y: (doc.scrollOffsetY ?? 0) / devicePerCss };
     this.layout = layoutTable(doc.layout, strings);
     this.strings = strings.list;
@@ -204,6 +206,29 @@ export class SnapshotDoc implements TreeView<number> {
     for (let k = 0; k + 1 < flat.length; k += 2) out[this.str(flat[k]).toLowerCase()] = this.str(flat[k + 1]);
     this.attrCache.set(i, out);
     return out;
+  }
+  formState(i: number): string | null {
+    const t = this.tag(i);
+    if (t === 'OPTION') return this.selected.has(i) ? 'selected' : '';
+    if (t !== 'INPUT' && t !== 'TEXTAREA') return null;
+    const type = (this.attrs(i).type ?? '').toLowerCase();
+    if (type === 'checkbox' || type === 'radio') return this.checked.has(i) ? 'on' : 'off';
+    const value = this.inputValues.get(i);
+    const text = value === undefined ? (this.attrs(i).value ?? '') : this.str(value);
+    return type === 'password' ? `${text.length} characters` : text;
+  }
+  closedShadow(i: number): boolean {
+    return this.hidden(i);
+  }
+  /**
+   * The element a hit on a text or pseudo box names, as the live hit-test does: its parent, except that a
+   * light-tree text slotted into a component names the light-tree element it sits in (the host, for text
+   * slotted straight into it), not the slot, which has no box.
+   */
+  ownerOf(i: number): number {
+    let p = this.parent(i);
+    if (!this.inShadow(i)) while (p !== null && this.inShadow(p)) p = this.parent(p);
+    return p ?? -1;
   }
   isPseudo(i: number): boolean {
     return ((this.flags[i] ?? 0) & PSEUDO) !== 0;

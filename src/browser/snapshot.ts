@@ -178,7 +178,7 @@ export class SnapshotIndex {
     let ni = -1;
     for (const h of hits) {
       let n = d.layoutNode(h.li);
-      while (n >= 0 && (d.nodeType(n) !== ELEMENT_NODE || d.isPseudo(n))) n = d.parent(n) ?? -1;
+      while (n >= 0 && (d.nodeType(n) !== ELEMENT_NODE || d.isPseudo(n))) n = d.ownerOf(n);
       if (n < 0 || !insideShape(d, n, qx, qy)) continue;
       const clip = clipAt(d, n, qx, qy);
       if (clip === 'clipped') continue;

@@ -1,0 +1,133 @@
+import {
+  describeDifferences,
+  type Judgement,
+  judge,
+  partText,
+  type SetAside,
+} from '../browser/compare-facts.js';
+import { describeHit, type ElementFacts, toHit } from '../browser/element-facts.js';
+import { armOn, type LiveFacts } from '../browser/hit-test.js';
+import type { Attempt } from './attempt.js';
+import { type ClickReport, fmtPoint } from './verdicts.js';
+
+// A living page is not a moved page: text that ticks in place while the rest of the record holds, and what
+// the page does in answer to trueclick's own pointer, are set aside; what tells the record apart never is.
+
+/** How long a text that may be ticking is watched for a second change before the record is refused. */
+const TICK_WATCH_MS = 1000;
+const TICK_STEP_MS = 100;
+
+/** For each capture-side part: whether a sibling record at capture held something else there. */
+function distinctAtCapture(a: Attempt): boolean[] | null {
+  const c = a.captured;
+  if (!c) return null;
+  try {
+    return c.doc.kit.distinctParts(c.index);
+  } catch {
+    return null;
+  }
+}
+
+/** How often each of the parts changed in place since the frame was captured, by the page's clock. */
+function changesSinceFrame(a: Attempt, f: LiveFacts, nowIndex: number): number {
+  const age = a.frame ? Date.now() - a.frame.capture.capturedAt : 0;
+  const since = f.armedAt - age;
+  return (f.partTimes?.[nowIndex] ?? []).filter((t) => t >= since).length;
+}
+
+/**
+ * What the point held at capture against what it holds now (`a.before` when the pointer moved since,
+ * else `a.live`). Where the only changes are texts that may be ticking, they are watched for up to a second:
+ * seen changing in place twice since the frame while the rest held, they are set aside.
+ */
+export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judgement> {
+  const then = (a.captured as NonNullable<Attempt['captured']>).facts;
+  const strict = a.req.strict === true;
+  const distinct = strict ? null : distinctAtCapture(a);
+  let look = seen;
+  let j = judge(then, look, { strict, distinct });
+  const deadline = Date.now() + TICK_WATCH_MS;
+  while (j.diffs.length > 0 && j.maybeTicking.length > 0) {
+    const current = look;
+    const ticked = j.maybeTicking.every(([, n]) => changesSinceFrame(a, current, n) >= 2);
+    if (ticked) {
+      const again = judge(then, look, { distinct, ticking: new Set(j.maybeTicking.map(([t]) => t)) });
+      if (again.diffs.length === 0) j = again;
+      break;
+    }
+    if (Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, TICK_STEP_MS));
+    const next = await armOn(look.at, { armMs: 0 });
+    if (!next) break;
+    look = next;
+    j = judge(then, look, { distinct });
+  }
+  if (look !== seen) {
+    if (a.before) a.before = look;
+    else a.live = look;
+  }
+  return j;
+}
+
+/**
+ * The page's answer to trueclick's pointer, between the look before the move (`a.before`) and the armed
+ * check after it (`a.live`): the hovered control may change its own label, classes and styles; another
+ * element put under the point is COVERED; anything else in the record is a move.
+ */
+export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside: SetAside[] } {
+  const { before, live, report } = a;
+  if (!before || !live) return { refusal: null, setAside: [] };
+  const j = judge(before, live, {});
+  if (j.diffs.length === 0) return { refusal: null, setAside: [] };
+  const on = (f: ElementFacts) => (f.actionable ?? f).text;
+  const structural = j.diffs.filter((d) => ['node', 'frame', 'role'].includes(d.field));
+  if (structural.length > 0) {
+    const cover = describeHit(toHit(live));
+    return {
+      setAside: [],
+      refusal: {
+        ...report,
+        verdict: 'COVERED',
+        message: `Not clicked: when trueclick's pointer arrived at CSS ${fmtPoint(a.vp)}, the page answered the hover by putting ${cover} under the point, over ${describeHit(toHit(before))}. The pointer is still there: take a new screenshot and click what the hover opened, or pass a point beside it.`,
+      },
+    };
+  }
+  // The record's own changes must lie in the hovered control's label, or only add to the record (actions
+  // a row shows while it is hovered); anything else changed in the few ms the pointer took is a move.
+  if (!recordChangesWithin(before, live, on(before), on(live))) {
+    const d = j.diffs.find((x) => x.field === 'record') ?? j.diffs[0];
+    return {
+      setAside: [],
+      refusal: {
+        ...report,
+        changes: j.diffs,
+        verdict: 'STALE_TARGET',
+        message: `Not clicked: the page changed under the point while trueclick's pointer moved there (${describeDifferences(d ? [d] : [], before)}). Take a new screenshot and find the target again.`,
+      },
+    };
+  }
+  const setAside: SetAside[] = j.diffs
+    .filter((d) => d.field !== 'record')
+    .map((d) => ({ what: d.field === 'control' ? 'label' : d.field, was: d.was, now: d.now, why: 'hover' }));
+  if (setAside.length === 0) setAside.push({ what: 'record', was: on(before), now: on(live), why: 'hover' });
+  return { refusal: null, setAside };
+}
+
+/** Whether every record part that changed is a text found in the control's label before and after. */
+function recordChangesWithin(before: ElementFacts, live: ElementFacts, was: string, now: string): boolean {
+  const a = before.recordParts;
+  const b = live.recordParts;
+  if (!a || !b) return !a && !b;
+  if (a.length < b.length) return isSubsequence(a, b);
+  if (a.length !== b.length) return false;
+  return a.every(
+    (p, i) =>
+      p === b[i] || (/^~?t:/.test(p) && was.includes(partText(p)) && now.includes(partText(b[i] ?? ''))),
+  );
+}
+
+function isSubsequence(small: string[], big: string[]): boolean {
+  let k = 0;
+  for (const p of big) if (p === small[k]) k++;
+  return k === small.length;
+}

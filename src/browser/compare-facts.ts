@@ -1,0 +1,245 @@
+import { type ElementFacts, normalizeText } from './element-facts.js';
+
+// The one compare of what the point held at capture with what it holds now: the same element, still the
+// same thing, in the same record. A record is compared part by part (identity.ts recordParts), so what
+// updates by itself (a ticking duration, a progress bar) can be set aside while what tells the record apart
+// must hold.
+
+/** One named difference between what the point held at capture and what it holds now. */
+export interface Difference {
+  field: 'node' | 'frame' | 'role' | 'text' | 'record' | 'checked' | 'control' | `attr:${string}`;
+  /** As it was at capture. */
+  was: string;
+  now: string;
+  /** For a record: the first of its parts that differs (a field's value, an image, a link), as read. */
+  part?: { was: string; now: string };
+}
+
+/** A change the compare did not count, and why: content that updates by itself, or trueclick's own hover. */
+export interface SetAside {
+  what: string;
+  was: string;
+  now: string;
+  why: 'live' | 'ticking' | 'hover';
+}
+
+export interface CompareRules {
+  /** Any change in the record refuses (an agent whose decision rests on a number in the row). */
+  strict?: boolean;
+  /**
+   * The capture-side record parts seen changing in place more than once, while the rest of the record held:
+   * set aside unless they were all that told the record apart.
+   */
+  ticking?: ReadonlySet<number>;
+  /** For each capture-side part: whether a sibling record held something else there (identity.ts). */
+  distinct?: readonly boolean[] | null;
+}
+
+export interface Judgement {
+  diffs: Difference[];
+  setAside: SetAside[];
+  /**
+   * When the record's only changes are texts that may be ticking: each such part as [capture index, now
+   * index]. The caller looks at how often they changed (partTimes) and judges again with `ticking`.
+   */
+  maybeTicking: Array<[number, number]>;
+}
+
+const short = (s: string | undefined, n = 64) => normalizeText(s, n);
+const isLive = (p: string) => p.startsWith('~');
+const isText = (p: string) => p.startsWith('t:');
+/** A part as a person reads it: `t:Running for 1m` → `Running for 1m`. */
+export const partText = (p: string) => p.replace(/^~?[a-z]:/, '');
+
+type Indexed = { i: number; p: string };
+function split(parts: string[]): { stable: Indexed[]; live: Indexed[] } {
+  const stable: Indexed[] = [];
+  const live: Indexed[] = [];
+  parts.forEach((p, i) => {
+    (isLive(p) ? live : stable).push({ i, p });
+  });
+  return { stable, live };
+}
+
+interface RecordVerdict {
+  changed: boolean;
+  first?: { was: string; now: string };
+  setAside: SetAside[];
+  maybeTicking: Array<[number, number]>;
+}
+
+function compareRecord(then: ElementFacts, now: ElementFacts, rules: CompareRules): RecordVerdict {
+  const none: RecordVerdict = { changed: false, setAside: [], maybeTicking: [] };
+  const a = then.recordParts;
+  const b = now.recordParts;
+  if (!a || !b) {
+    const same = normalizeText(then.contextText, 300) === normalizeText(now.contextText, 300);
+    return { ...none, changed: !same };
+  }
+  if (a.length === b.length && a.every((p, i) => p === b[i])) return none;
+  const k = a.findIndex((p, i) => p !== b[i]);
+  const changed: RecordVerdict = {
+    ...none,
+    changed: true,
+    first: { was: partText(a[k] ?? ''), now: partText(b[k] ?? '') },
+  };
+  if (rules.strict) return changed;
+  const A = split(a);
+  const B = split(b);
+  // A record that is nothing but live content has nothing else to be told apart by.
+  if (A.stable.length === 0 || A.stable.length !== B.stable.length) return changed;
+  const moved: number[] = [];
+  A.stable.forEach((x, j) => {
+    if (x.p !== B.stable[j]?.p) moved.push(j);
+  });
+  const ticking = rules.ticking ?? new Set<number>();
+  const unexplained = moved.filter((j) => !ticking.has(A.stable[j]?.i ?? -1));
+  // What ticks may be set aside only while something else that tells the record apart held.
+  const held = A.stable.filter((_, j) => !moved.includes(j));
+  const distinctHeld = held.some((x) => rules.distinct?.[x.i] ?? true);
+  if (unexplained.length > 0) {
+    const texts = unexplained.every((j) => isText(A.stable[j]?.p ?? '') && isText(B.stable[j]?.p ?? ''));
+    if (texts && distinctHeld)
+      changed.maybeTicking = unexplained.map((j) => [A.stable[j]?.i ?? -1, B.stable[j]?.i ?? -1]);
+    return changed;
+  }
+  if (moved.length > 0 && !distinctHeld) return changed;
+  const setAside: SetAside[] = moved.map((j) => ({
+    what: 'text',
+    was: partText(A.stable[j]?.p ?? ''),
+    now: partText(B.stable[j]?.p ?? ''),
+    why: 'ticking',
+  }));
+  for (let k = 0; k < Math.max(A.live.length, B.live.length); k++) {
+    const was = A.live[k]?.p ?? '';
+    const is = B.live[k]?.p ?? '';
+    if (was !== is) setAside.push({ what: 'live text', was: partText(was), now: partText(is), why: 'live' });
+  }
+  return { changed: false, setAside, maybeTicking: [] };
+}
+
+/** `then`'s text with each set-aside change made: what it reads now if nothing else changed. */
+function explained(text: string, aside: SetAside[]): string {
+  let out = text;
+  for (const s of aside) if (s.was) out = out.split(s.was).join(s.now);
+  return normalizeText(out);
+}
+
+/**
+ * The one compare of two fingerprints: the same element (node, frame), still the same thing (role, text,
+ * identity attributes, checked state, the control it belongs to) in the same record (its parts). Two page
+ * backgrounds agree whatever the page's text.
+ */
+export function judge(then: ElementFacts, now: ElementFacts, rules: CompareRules = {}): Judgement {
+  const out: Judgement = { diffs: [], setAside: [], maybeTicking: [] };
+  if (then.background && now.background && (then.frame ?? '') === (now.frame ?? '')) return out;
+  const add = (field: Difference['field'], a: string | undefined, b: string | undefined) => {
+    if ((a ?? '') !== (b ?? '')) out.diffs.push({ field, was: a ?? '', now: b ?? '' });
+  };
+  const rec = compareRecord(then, now, rules);
+  out.setAside = rec.setAside;
+  out.maybeTicking = rec.maybeTicking;
+  const live = !rules.strict && then.live && now.live;
+  add('frame', then.frame, now.frame);
+  if (then.backendNodeId !== now.backendNodeId)
+    out.diffs.push({ field: 'node', was: then.tag.toLowerCase(), now: now.tag.toLowerCase() });
+  add('role', then.role, now.role);
+  const textThen = normalizeText(then.text);
+  const textNow = normalizeText(now.text);
+  if (textThen !== textNow) {
+    if (live) out.setAside.push({ what: 'text', was: textThen, now: textNow, why: 'live' });
+    else if (rules.strict || explained(textThen, out.setAside) !== textNow) add('text', textThen, textNow);
+  }
+  for (const k of new Set([...Object.keys(then.attrs), ...Object.keys(now.attrs)]))
+    if (!NAMING_ONLY.includes(k) && !(live && LIVE_VALUE_ATTRS.includes(k)))
+      add(`attr:${k}`, then.attrs[k], now.attrs[k]);
+  if (then.checked !== undefined && now.checked !== undefined)
+    add('checked', String(then.checked), String(now.checked));
+  const controlThen = controlKey(then);
+  if (controlThen !== controlKey(now) && (rules.strict || controlKey(then, out.setAside) !== controlKey(now)))
+    add('control', controlThen, controlKey(now));
+  if (rec.changed) {
+    const d: Difference = {
+      field: 'record',
+      was: normalizeText(then.contextText, 300),
+      now: normalizeText(now.contextText, 300),
+    };
+    if (rec.first) d.part = rec.first;
+    out.diffs.push(d);
+  }
+  return out;
+}
+
+/** Kept for naming a hit, not compared: tooltip libraries move `title` around when the mouse arrives. */
+const NAMING_ONLY = ['title'];
+/** What a <progress> or <meter> says of its own value: live, as its text is. */
+const LIVE_VALUE_ATTRS = ['value', 'aria-label'];
+
+function controlKey(f: ElementFacts, aside: SetAside[] = []): string {
+  const c = f.actionable;
+  if (!c) return '';
+  const { title: _t, ...attrs } = c.attrs;
+  const text = aside.length ? explained(c.text, aside) : normalizeText(c.text);
+  return `${c.role} ${c.tag} ${text} ${JSON.stringify(attrs)}`;
+}
+
+/** The differences `judge` finds under the default rules (live content set aside). */
+export function diffFacts(then: ElementFacts, now: ElementFacts): Difference[] {
+  return judge(then, now).diffs;
+}
+
+export function sameElement(then: ElementFacts, now: ElementFacts): boolean {
+  return diffFacts(then, now).length === 0;
+}
+
+/** What changed, for the agent: `its row "TCK-7741 Fix login" now reads "TCK-7736 Update docs"`. */
+export function describeDifferences(diffs: Difference[], then: ElementFacts): string {
+  const rec = then.recordTag ? recordWord(then.recordTag) : 'row';
+  const parts: string[] = [];
+  for (const d of diffs.slice(0, 3)) {
+    if (d.field === 'record') {
+      const named = d.was ? ` "${short(d.was)}"` : '';
+      if (d.was === d.now && d.part)
+        parts.push(`in its ${rec}${named}, "${short(d.part.was, 40)}" is now "${short(d.part.now, 40)}"`);
+      else
+        parts.push(
+          d.was
+            ? d.now
+              ? `its ${rec}${named} now reads "${short(d.now)}"`
+              : `its ${rec}${named} is gone`
+            : `it is now inside a ${rec} "${short(d.now)}"`,
+        );
+    } else if (d.field === 'node')
+      parts.push(
+        d.was === d.now ? 'another element is there' : `a ${d.now} is there instead of the ${d.was}`,
+      );
+    else if (d.field === 'text') parts.push(`its text "${short(d.was)}" now reads "${short(d.now)}"`);
+    else if (d.field === 'frame') parts.push('the point is now in another frame');
+    else if (d.field === 'checked')
+      parts.push(
+        `it was ${d.was === 'true' ? 'checked' : 'unchecked'}, now it is ${d.now === 'true' ? 'checked' : 'unchecked'}`,
+      );
+    else if (d.field === 'control') parts.push('it belongs to another control now');
+    else parts.push(`its ${d.field.replace('attr:', '')} was "${short(d.was)}", now "${short(d.now)}"`);
+  }
+  return parts.join('; ');
+}
+
+/** `the duration "Running for 1m 23.4s" ticked to "Running for 1m 24.1s"`: what an OK verdict set aside. */
+export function describeSetAside(list: SetAside[]): string {
+  const said = list.slice(0, 2).map((s) => {
+    if (s.why === 'hover')
+      return `"${short(s.was, 40)}" reads "${short(s.now, 40)}" under trueclick's own pointer`;
+    const verb = s.why === 'ticking' ? 'ticked to' : 'updated to';
+    return `"${short(s.was, 40)}" ${verb} "${short(s.now, 40)}"`;
+  });
+  const more = list.length > 2 ? ` (and ${list.length - 2} more)` : '';
+  return `${said.join('; ')}${more}`;
+}
+
+function recordWord(tag: string): string {
+  if (tag === 'TR') return 'row';
+  if (tag === 'LI') return 'list item';
+  if (tag === 'ARTICLE') return 'card';
+  return 'record';
+}
