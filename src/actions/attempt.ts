@@ -1,4 +1,4 @@
-import type { LiveFacts } from '../browser/hit-test.js';
+import type { LiveFacts, TickingParts } from '../browser/hit-test.js';
 import type { Modifier, MouseButton } from '../browser/input.js';
 import type { SnapshotElement } from '../browser/snapshot.js';
 import type { FrameRecord } from './frames.js';
@@ -46,13 +46,18 @@ export interface Attempt {
   viewport: { width: number; height: number };
   /** What the point held at capture (from the frame's snapshot). */
   captured: SnapshotElement | null;
-  /** What the point holds now (live hit-test), with the guard armed on it when the intent presses. */
-  live: LiveFacts | null;
   /**
-   * For an intent that presses: what the point held just before trueclick's pointer moved there, so the
-   * page's answer to that pointer (a label that swaps on hover) is not taken for a move.
+   * What the point held when trueclick first looked, before its pointer moved there: judged against the
+   * capture, so the page's answer to the pointer (a label that swaps on hover) is judged apart.
    */
-  before?: LiveFacts | null;
+  seen: LiveFacts | null;
+  /**
+   * What the point holds now, with the guard armed on it when the intent presses (the pointer is there
+   * then); the same look as `seen` for an intent that does not press.
+   */
+  live: LiveFacts | null;
+  /** Record parts of `seen` that tick in place (a running duration): the armed guard lets them tick too. */
+  ticking?: TickingParts;
   /** The pixel guard's band, when the point's element carries no identity of its own (pixels.ts). */
   pixelStage: PixelStage | null;
   report: ClickReport;

@@ -1,18 +1,18 @@
 import { describeDifferences } from '../browser/compare-facts.js';
 import { describeHit, toHit } from '../browser/element-facts.js';
-import { nodeNow } from '../browser/hit-test.js';
+import { type LiveFacts, nodeNow } from '../browser/hit-test.js';
 import { conventionFor, frameOrigin, toConvention } from '../geometry/index.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';
-import { judgeAtCapture, judgeHover } from './living.js';
+import { judgeAtCapture } from './living.js';
 import { centre, targetFields, toImage } from './target.js';
 import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 
 // Before dispatch: does the point still hold what the model saw, and what it says it means?
 
 /** Something now on top that was not at this point at capture (toast, modal), while the target is still there. */
-async function isCover(a: Attempt): Promise<boolean> {
-  const { frame, captured, live } = a;
+async function isCover(a: Attempt, live: LiveFacts): Promise<boolean> {
+  const { frame, captured } = a;
   if (!frame || !captured || !live) return false;
   const wasThere = frame.capture.snapshot.findByBackendId(live.backendNodeId, live.frame);
   if (wasThere && boundsContain(wasThere.bounds, a.page.x, a.page.y)) return false;
@@ -116,51 +116,58 @@ function direction(d: { x: number; y: number }): string {
   return [h, v].filter(Boolean).join(' and ') || 'on its centre';
 }
 
-/** Now, before dispatch: is the point still on what the model saw (same fingerprint), uncovered, as expected? */
-export async function compare(a: Attempt): Promise<ClickReport | null> {
-  const { frame, captured, live, report, vp } = a;
-  const expect = a.req.expect;
-  if (a.byMark && live && !live.underPoint) {
-    // A mark's element is still there, but a click at its centre would reach something on top of it.
-    const cover = live.onTop ? toHit({ ...live.onTop, backendNodeId: -1 }) : null;
+/** A mark's element is still there, but a click at its centre would reach something on top of it. */
+function markCovered(a: Attempt, f: LiveFacts | null): ClickReport | null {
+  if (!a.byMark || !f || f.underPoint) return null;
+  const cover = f.onTop ? toHit({ ...f.onTop, backendNodeId: -1 }) : null;
+  return {
+    ...a.report,
+    hitNow: cover,
+    verdict: 'COVERED',
+    message: `Not clicked: ${describeHit(cover)} lies on top of mark ${describeHit(toHit(f))} at CSS ${fmtPoint(a.vp)}. Dismiss or wait out the cover, then take a new screenshot.`,
+  };
+}
+
+/**
+ * The first look against the frame, before trueclick's pointer moved: is the point still on what the model
+ * saw (same fingerprint, live content set aside), and uncovered?
+ */
+export async function judgeSeen(a: Attempt): Promise<ClickReport | null> {
+  const { frame, captured, report } = a;
+  const covered = markCovered(a, a.seen);
+  if (covered) return covered;
+  if (!frame || !captured) return null;
+  const j = a.seen ? await judgeAtCapture(a, a.seen) : null;
+  const diffs = j ? j.diffs : null;
+  if (j?.setAside.length) report.setAside = j.setAside;
+  if (diffs !== null && diffs.length === 0) return null;
+  const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
+  if (a.seen && (await isCover(a, a.seen))) {
     return {
       ...report,
-      hitNow: cover,
       verdict: 'COVERED',
-      message: `Not clicked: ${describeHit(cover)} lies on top of mark ${describeHit(toHit(live))} at CSS ${fmtPoint(vp)}. Dismiss or wait out the cover, then take a new screenshot.`,
+      message: `Not clicked: ${describeHit(report.hitNow)} now lies on top of the point; it was not there in frame ${frame.id} (${age}), where the point held ${describeHit(report.hitAtCapture)}. Dismiss or wait out the cover, then take a new screenshot.`,
     };
   }
-  if (frame && captured) {
-    // Against the page before trueclick's pointer arrived: its answer to that pointer is judged below.
-    const seen = a.before ?? live;
-    const j = seen ? await judgeAtCapture(a, seen) : null;
-    const diffs = j ? j.diffs : null;
-    if (j?.setAside.length) report.setAside = j.setAside;
-    if (diffs === null || diffs.length > 0) {
-      const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
-      if (live && (await isCover(a))) {
-        return {
-          ...report,
-          verdict: 'COVERED',
-          message: `Not clicked: ${describeHit(report.hitNow)} now lies on top of the point; it was not there in frame ${frame.id} (${age}), where the point held ${describeHit(report.hitAtCapture)}. Dismiss or wait out the cover, then take a new screenshot.`,
-        };
-      }
-      report.changes = diffs ?? [];
-      const what = diffs?.length ? ` (${describeDifferences(diffs, captured.facts)})` : '';
-      return {
-        ...report,
-        verdict: 'STALE_TARGET',
-        message: `Not clicked: the page changed under the point since frame ${frame.id} (${age}). At capture it held ${describeHit(report.hitAtCapture)}; now it holds ${describeHit(report.hitNow)}${what}. Take a new screenshot (browser_screenshot) and find the target again.`,
-      };
-    }
-  }
-  const hover = judgeHover(a);
-  if (hover.refusal) return hover.refusal;
-  if (hover.setAside.length) report.setAside = [...(report.setAside ?? []), ...hover.setAside];
+  report.changes = diffs ?? [];
+  const what = diffs?.length ? ` (${describeDifferences(diffs, captured.facts)})` : '';
+  return {
+    ...report,
+    verdict: 'STALE_TARGET',
+    message: `Not clicked: the page changed under the point since frame ${frame.id} (${age}). At capture it held ${describeHit(report.hitAtCapture)}; now it holds ${describeHit(report.hitNow)}${what}. Take a new screenshot (browser_screenshot) and find the target again.`,
+  };
+}
+
+/** What the element now under the point must also be: what `expect` describes, when no frame says. */
+export function finalChecks(a: Attempt): ClickReport | null {
+  const { frame, live, report } = a;
+  const expect = a.req.expect;
+  const covered = markCovered(a, live);
+  if (covered) return covered;
   if (
     !frame &&
     hasSemanticExpect(expect) &&
-    !(report.hitNow && !a.live?.background && hitMatches(report.hitNow, expect))
+    !(report.hitNow && !live?.background && hitMatches(report.hitNow, expect))
   ) {
     return {
       ...report,

@@ -36,9 +36,11 @@ function changesSinceFrame(a: Attempt, f: LiveFacts, nowIndex: number): number {
 }
 
 /**
- * What the point held at capture against what it holds now (`a.before` when the pointer moved since,
- * else `a.live`). Where the only changes are texts that may be ticking, they are watched for up to a second:
- * seen changing in place twice since the frame while the rest held, they are set aside.
+ * What the point held at capture against the first look (`a.seen`). Where the only changes are texts that
+ * may be ticking, they are watched for up to a second: each must be seen changing in place again (another
+ * look reads yet another text, or the page logged two changes of it since the frame) while the rest of the
+ * record held, and then it is set aside. A status that flipped once is not ticking: it refuses until a new
+ * screenshot shows it. The last look becomes `a.seen`, and the parts that tick are kept for the armed guard.
  */
 export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judgement> {
   const then = (a.captured as NonNullable<Attempt['captured']>).facts;
@@ -46,13 +48,23 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
   const distinct = strict ? null : distinctAtCapture(a);
   let look = seen;
   let j = judge(then, look, { strict, distinct });
+  const lastText = new Map<number, string>();
+  const ticked = new Set<number>();
   const deadline = Date.now() + TICK_WATCH_MS;
   while (j.diffs.length > 0 && j.maybeTicking.length > 0) {
     const current = look;
-    const ticked = j.maybeTicking.every(([, n]) => changesSinceFrame(a, current, n) >= 2);
-    if (ticked) {
+    for (const [t, n] of j.maybeTicking) {
+      const text = current.recordParts?.[n] ?? '';
+      const before = lastText.get(t);
+      if ((before !== undefined && before !== text) || changesSinceFrame(a, current, n) >= 2) ticked.add(t);
+      lastText.set(t, text);
+    }
+    if (j.maybeTicking.every(([t]) => ticked.has(t))) {
       const again = judge(then, look, { distinct, ticking: new Set(j.maybeTicking.map(([t]) => t)) });
-      if (again.diffs.length === 0) j = again;
+      if (again.diffs.length === 0) {
+        a.ticking = { count: look.recordParts?.length ?? 0, indexes: j.maybeTicking.map(([, n]) => n) };
+        j = again;
+      }
       break;
     }
     if (Date.now() >= deadline) break;
@@ -62,10 +74,7 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
     look = next;
     j = judge(then, look, { distinct });
   }
-  if (look !== seen) {
-    if (a.before) a.before = look;
-    else a.live = look;
-  }
+  a.seen = look;
   return j;
 }
 
@@ -75,9 +84,11 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
  * element put under the point is COVERED; anything else in the record is a move.
  */
 export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside: SetAside[] } {
-  const { before, live, report } = a;
+  const { seen: before, live, report } = a;
   if (!before || !live) return { refusal: null, setAside: [] };
-  const j = judge(before, live, {});
+  // Parts seen ticking before the pointer moved may tick on in the few ms it took.
+  const ticking = new Set(a.ticking?.indexes ?? []);
+  const j = judge(before, live, { ticking, distinct: null });
   if (j.diffs.length === 0) return { refusal: null, setAside: [] };
   const on = (f: ElementFacts) => (f.actionable ?? f).text;
   const structural = j.diffs.filter((d) => ['node', 'frame', 'role'].includes(d.field));
@@ -94,7 +105,7 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
   }
   // The record's own changes must lie in the hovered control's label, or only add to the record (actions
   // a row shows while it is hovered); anything else changed in the few ms the pointer took is a move.
-  if (!recordChangesWithin(before, live, on(before), on(live))) {
+  if (!recordChangesWithin(before, live, on(before), on(live), ticking)) {
     const d = j.diffs.find((x) => x.field === 'record') ?? j.diffs[0];
     return {
       setAside: [],
@@ -113,21 +124,35 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
   return { refusal: null, setAside };
 }
 
-/** Whether every record part that changed is a text found in the control's label before and after. */
-function recordChangesWithin(before: ElementFacts, live: ElementFacts, was: string, now: string): boolean {
+/**
+ * Whether every record part that changed is a text found in the control's label before and after, content
+ * that updates by itself (declared live, or seen ticking), or only added (actions a row shows on hover).
+ */
+function recordChangesWithin(
+  before: ElementFacts,
+  live: ElementFacts,
+  was: string,
+  now: string,
+  ticking: ReadonlySet<number>,
+): boolean {
   const a = before.recordParts;
   const b = live.recordParts;
   if (!a || !b) return !a && !b;
-  if (a.length < b.length) return isSubsequence(a, b);
+  const alike = (p: string, q: string, i: number) =>
+    p === q ||
+    (p.startsWith('~') && q.startsWith('~')) ||
+    (ticking.has(i) && p.startsWith('t:') && q.startsWith('t:'));
+  if (a.length < b.length) return isSubsequence(a, b, alike);
   if (a.length !== b.length) return false;
   return a.every(
     (p, i) =>
-      p === b[i] || (/^~?t:/.test(p) && was.includes(partText(p)) && now.includes(partText(b[i] ?? ''))),
+      alike(p, b[i] ?? '', i) ||
+      (/^~?t:/.test(p) && was.includes(partText(p)) && now.includes(partText(b[i] ?? ''))),
   );
 }
 
-function isSubsequence(small: string[], big: string[]): boolean {
+function isSubsequence(small: string[], big: string[], alike: (p: string, q: string, i: number) => boolean) {
   let k = 0;
-  for (const p of big) if (p === small[k]) k++;
+  for (const q of big) if (k < small.length && alike(small[k] ?? '', q, k)) k++;
   return k === small.length;
 }

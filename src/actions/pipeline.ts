@@ -7,13 +7,16 @@ import {
   frameDriver,
   type GuardEvent,
   inspectAndArm,
+  type LiveFacts,
   release,
+  type TickingParts,
 } from '../browser/hit-test.js';
 import { currentScroll, type Modifier, moveMouse } from '../browser/input.js';
 import { type Attempt, type Intent, presses } from './attempt.js';
-import { compare, missedAtCapture } from './check.js';
+import { finalChecks, judgeSeen, missedAtCapture } from './check.js';
 import { ActionError } from './errors.js';
 import { hasSemanticExpect } from './expect.js';
+import { judgeHover } from './living.js';
 import { missedInPixels, pixelExpectText } from './pixel-expect.js';
 import { comparePixels, pixelStage, pixelTimed } from './pixels.js';
 import { type ActionContext, type ClickRequest, resolveTarget, toImage } from './target.js';
@@ -39,8 +42,7 @@ export async function checkPoint(
   let refusal = await atCapture(a);
   if (!refusal) {
     place(a);
-    await holdNow(a);
-    refusal = await compare(a);
+    refusal = await holdNow(a);
     const px = a.pixelStage;
     if (!refusal && px) refusal = await pixelTimed(a, () => comparePixels(a, px));
   }
@@ -87,6 +89,7 @@ async function begin(ctx: ActionContext, req: ClickRequest, intent: Intent): Pro
     scrollNow,
     viewport: { width: innerW, height: innerH },
     captured: null,
+    seen: null,
     live: null,
     pixelStage: null,
     report,
@@ -149,71 +152,92 @@ function place(a: Attempt): void {
   );
 }
 
-/** What the point holds now, with the in-flight guard armed on exactly that element. */
-async function holdNow(a: Attempt): Promise<void> {
+/**
+ * What the point holds now: a look before trueclick's pointer moves (the page as the model saw it), judged
+ * against the capture; then, for an action that presses, the pointer goes there and the in-flight guard is
+ * armed on exactly that element, and the page's answer to the pointer is judged apart (living.ts).
+ */
+async function holdNow(a: Attempt): Promise<ClickReport | null> {
+  await lookFirst(a);
+  const refusal = await judgeSeen(a);
+  if (refusal) return refusal;
+  if (presses(a.intent)) {
+    await pointAndArm(a);
+    const hover = judgeHover(a);
+    if (hover.refusal) return hover.refusal;
+    if (hover.setAside.length) a.report.setAside = [...(a.report.setAside ?? []), ...hover.setAside];
+  } else a.live = a.seen;
+  return finalChecks(a);
+}
+
+/** Looks at one element for this attempt: the one under the point, or the mark's element. */
+async function look(a: Attempt, armMs: number, ticking?: TickingParts): Promise<LiveFacts | null> {
   const { driver } = a.ctx;
-  const { report, frame } = a;
-  const press = presses(a.intent);
-  const arm: ArmOptions = {
-    armMs: press ? ARM_MS : 0,
+  const opts: ArmOptions = {
+    armMs,
     selector: a.req.expect?.selector,
     pressOnly: a.intent.kind === 'drag',
   };
+  if (ticking) opts.ticking = ticking;
   const mark = a.resolved.mark;
   // A mark names an element: check that one (a click on its label span reaches it too).
-  const where = mark ? await frameDriver(driver, mark.frame) : null;
-  const look = (armMs: number) => {
-    const opts = { ...arm, armMs };
-    if (!mark) return inspectAndArm(driver, a.vp, a.scrollNow, opts);
-    if (!where) return Promise.resolve(null);
-    const local = { x: a.vp.x - where.origin.x, y: a.vp.y - where.origin.y };
-    const at = { ...where, backendNodeId: mark.backendNodeId, local };
-    return armOn(at, opts);
-  };
-  // Hover before the armed check: its ack waits for a rendered frame, which must not sit inside the armed
-  // check → press window (measured: p50 8 ms alongside the check, 2 ms when hovered first). A look before
-  // the pointer moves keeps the page as the model saw it, so its answer to the hover is judged apart.
-  if (press) {
-    a.before = await look(0);
-    const moved = await moveMouse(driver, a.vp, modifiersOf(a.intent));
-    // A page that opens a dialog on hover is frozen now: nothing more is sent, and the agent is told.
-    if (!moved.sent)
-      throw new ActionError(
-        'DIALOG_OPENED',
-        `Moving the mouse to CSS ${fmtPoint(a.vp)} made the page open a ${moved.dialog.type} dialog ("${moved.dialog.message.slice(0, 200)}"); nothing was pressed.`,
-        'Answer it with browser_handle_dialog, then take a new screenshot.',
-        undefined,
-        'blocked',
-      );
-  }
-  a.live = await look(arm.armMs);
+  if (!mark) return inspectAndArm(driver, a.vp, a.scrollNow, opts);
+  const where = await frameDriver(driver, mark.frame);
+  if (!where) return null;
+  const local = { x: a.vp.x - where.origin.x, y: a.vp.y - where.origin.y };
+  return armOn({ ...where, backendNodeId: mark.backendNodeId, local }, opts);
+}
+
+/** The first look, before any pointer moves; a fixed-position element is looked for where it was. */
+async function lookFirst(a: Attempt): Promise<void> {
+  const { report, frame } = a;
+  a.seen = await look(a, 0);
   // A fixed-position element does not follow the document: try the point where it was in the viewport.
-  if (a.captured && report.scrollSinceFrame && !(a.live && sameElement(a.captured.facts, a.live))) {
-    // A look first (no arming), so the guard armed above stays armed unless this one is adopted.
-    const fixed = await inspectAndArm(driver, a.resolved.point, a.scrollNow, { ...arm, armMs: 0 });
+  if (a.captured && report.scrollSinceFrame && !(a.seen && sameElement(a.captured.facts, a.seen))) {
+    const fixed = await inspectAndArm(a.ctx.driver, a.resolved.point, a.scrollNow, { armMs: 0 });
     if (fixed && sameElement(a.captured.facts, fixed)) {
-      if (a.live) await release(a.live);
-      a.live = arm.armMs > 0 ? ((await armOn(fixed.at, arm)) ?? fixed) : fixed;
+      a.seen = fixed;
       a.vp = a.resolved.point;
-      // The look before the pointer moved was at the point that followed the document.
-      a.before = null;
     }
   }
-  if (press) await checkRouting(a);
-  const { live } = a;
-  report.hitNow = live ? toHit(live) : null;
+  const { seen } = a;
+  report.hitNow = seen ? toHit(seen) : null;
   // The count at capture is the page's own document's; an iframe's guard counts its own document.
-  if (live && frame && !live.frame)
-    report.mutationsSinceFrame = Math.max(0, live.mutations - frame.capture.mutationCount);
-  if (live?.selectorError) {
-    await release(live);
+  if (seen && frame && !seen.frame)
+    report.mutationsSinceFrame = Math.max(0, seen.mutations - frame.capture.mutationCount);
+  if (seen?.selectorError) {
     throw new ActionError(
       'BAD_SELECTOR',
-      `expect.selector is not a valid CSS selector: ${live.selectorError}`,
+      `expect.selector is not a valid CSS selector: ${seen.selectorError}`,
       'Pass a valid CSS selector.',
       'expect.selector',
     );
   }
+}
+
+/**
+ * The pointer goes to the point, then the guard is armed on what is there. Hover first: its ack waits for a
+ * rendered frame, which must not sit inside the armed check → press window (measured: p50 8 ms alongside
+ * the check, 2 ms when hovered first).
+ */
+async function pointAndArm(a: Attempt): Promise<void> {
+  const { driver } = a.ctx;
+  const moved = await moveMouse(driver, a.vp, modifiersOf(a.intent));
+  // A page that opens a dialog on hover is frozen now: nothing more is sent, and the agent is told.
+  if (!moved.sent)
+    throw new ActionError(
+      'DIALOG_OPENED',
+      `Moving the mouse to CSS ${fmtPoint(a.vp)} made the page open a ${moved.dialog.type} dialog ("${moved.dialog.message.slice(0, 200)}"); nothing was pressed.`,
+      'Answer it with browser_handle_dialog, then take a new screenshot.',
+      undefined,
+      'blocked',
+    );
+  a.live = await look(a, ARM_MS, a.ticking);
+  await checkRouting(a);
+  const { live, report, frame } = a;
+  report.hitNow = live ? toHit(live) : null;
+  if (live && frame && !live.frame)
+    report.mutationsSinceFrame = Math.max(0, live.mutations - frame.capture.mutationCount);
 }
 
 /** How far (CSS px) the pointer may arrive from the checked point in a cross-site iframe. */

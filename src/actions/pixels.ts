@@ -62,7 +62,7 @@ const TONES_ALIKE = 0.75;
 export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
   const { frame, captured } = a;
   if (!frame || !captured || a.byMark) return null;
-  const why = pixelOnly(captured.facts);
+  const why = pixelOnly(captured.facts) ?? recordAlikeInDom(captured);
   if (!why) return null;
   if (!frame.image) {
     a.report.pixels = { why, band: { x: 0, y: 0, width: 0, height: 0 }, ocr: 'not needed' };
@@ -72,6 +72,16 @@ export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
   const check: PixelCheck = { why, band: roundBox(bandCss(frame, image)), ocr: 'not needed' };
   a.report.pixels = check;
   return { check, image, seenGrey: grey, seen: await greyPng(grey) };
+}
+
+/**
+ * A record the DOM cannot tell from the records beside it (every part the same: rows told apart only by a
+ * background image or a canvas): what the model saw there is pixels, so pixels decide.
+ */
+function recordAlikeInDom(c: NonNullable<Attempt['captured']>): string | null {
+  const distinct = c.doc.kit.distinctParts(c.index);
+  if (!distinct || distinct.length === 0 || distinct.some(Boolean)) return null;
+  return `a ${c.facts.recordTag?.toLowerCase() ?? 'record'} that nothing in the DOM tells from the ones beside it`;
 }
 
 const roundBox = (b: Box): Box => ({

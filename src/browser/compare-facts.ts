@@ -20,7 +20,7 @@ export interface SetAside {
   what: string;
   was: string;
   now: string;
-  why: 'live' | 'ticking' | 'hover';
+  why: 'live' | 'ticking' | 'hover' | 're-rendered';
 }
 
 export interface CompareRules {
@@ -141,8 +141,8 @@ export function judge(then: ElementFacts, now: ElementFacts, rules: CompareRules
   out.maybeTicking = rec.maybeTicking;
   const live = !rules.strict && then.live && now.live;
   add('frame', then.frame, now.frame);
-  if (then.backendNodeId !== now.backendNodeId)
-    out.diffs.push({ field: 'node', was: then.tag.toLowerCase(), now: now.tag.toLowerCase() });
+  const node: Difference = { field: 'node', was: then.tag.toLowerCase(), now: now.tag.toLowerCase() };
+  if (then.backendNodeId !== now.backendNodeId) out.diffs.push(node);
   add('role', then.role, now.role);
   const textThen = normalizeText(then.text);
   const textNow = normalizeText(now.text);
@@ -167,7 +167,20 @@ export function judge(then: ElementFacts, now: ElementFacts, rules: CompareRules
     if (rec.first) d.part = rec.first;
     out.diffs.push(d);
   }
+  // A page that draws an element anew for the same data (a grid's cell renderer on each price tick, a
+  // framework re-mounting a row) shows what the model saw: another node, the same in every part, in a
+  // record that held what tells it apart.
+  if (out.diffs.length === 1 && out.diffs[0] === node && then.tag === now.tag && toldApart(then, rules)) {
+    out.diffs = [];
+    out.setAside.push({ what: 'element', was: node.was, now: node.now, why: 're-rendered' });
+  }
   return out;
+}
+
+/** Whether the element says which thing it is beyond its place: its record held a distinct part, or its own ids. */
+function toldApart(f: ElementFacts, rules: CompareRules): boolean {
+  if (f.recordParts?.some((p, i) => !p.startsWith('~') && (rules.distinct?.[i] ?? true))) return true;
+  return Object.keys(f.attrs).some((k) => k === 'id' || k === 'href' || k.startsWith('data-'));
 }
 
 /** Kept for naming a hit, not compared: tooltip libraries move `title` around when the mouse arrives. */
@@ -230,6 +243,7 @@ export function describeSetAside(list: SetAside[]): string {
   const said = list.slice(0, 2).map((s) => {
     if (s.why === 'hover')
       return `"${short(s.was, 40)}" reads "${short(s.now, 40)}" under trueclick's own pointer`;
+    if (s.why === 're-rendered') return `the page drew the ${s.was} anew, the same in every part`;
     const verb = s.why === 'ticking' ? 'ticked to' : 'updated to';
     return `"${short(s.was, 40)}" ${verb} "${short(s.now, 40)}"`;
   });

@@ -30,6 +30,8 @@ function guardMain(
     dirty: boolean;
     /** For each part of the record at arming: whether a sibling record held something else there. */
     distinct: boolean[];
+    /** Parts (indexes at arming) the check saw ticking in place: they may tick until the press too. */
+    tickingParts: Set<number>;
     x: number;
     y: number;
     token: string;
@@ -167,6 +169,24 @@ function guardMain(
     return Boolean(control && path.includes(control));
   };
 
+  // The page drew the checked element anew between the check and the press (a grid's cell renderer on a
+  // price tick): the event reaches its successor, the same in every part and in the same record. The guard
+  // follows it; anything else the event reaches is still stopped.
+  const redrawn = (a: Armed, target: EventTarget | undefined): boolean => {
+    if (a.el.isConnected || !(target instanceof Element)) return false;
+    try {
+      const el = kit().canonical(target);
+      const rec = kit().record(el)?.node ?? null;
+      const sig = signature(el, rec);
+      if (sig.own !== a.base.own || judgeSignature(a, sig, false) !== null) return false;
+      a.el = el;
+      a.rec = rec;
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const onEvent = (ev: Event) => {
     const a = state.armed;
     if (!a || !ev.isTrusted) return;
@@ -202,7 +222,9 @@ function guardMain(
     const reached =
       (background
         ? target === a.el || target === document.body || target === document.documentElement
-        : path.includes(a.el)) || labelActivation(a, ev, path);
+        : path.includes(a.el)) ||
+      labelActivation(a, ev, path) ||
+      redrawn(a, target);
     // Same node but new data (a list keyed by index re-rendered it): another record, so it is stopped too.
     // Once an event was stopped for it, the change stands: a release must not follow a stopped press.
     if (a.dirty && a.changed === null) {
@@ -326,8 +348,9 @@ function guardMain(
   };
   // The live half of compare-facts.ts judge, for what changes between the check and the press: declared
   // live parts and texts that tick are not a move while something that tells the record apart held.
-  const changeSinceArming = (a: Armed, pressed: boolean): string | null => {
-    const now = signature(a.el, a.rec);
+  const changeSinceArming = (a: Armed, pressed: boolean): string | null =>
+    judgeSignature(a, signature(a.el, a.rec), pressed);
+  const judgeSignature = (a: Armed, now: Signature, pressed: boolean): string | null => {
     // After the press, the page answers it (a checkbox checks, a field fills): values are its answer.
     const keep = (p: string) => !p.startsWith('~') && !(pressed && p.startsWith('v:'));
     const was = a.base.parts.map((p, i) => ({ p, i })).filter((x) => keep(x.p));
@@ -338,7 +361,8 @@ function guardMain(
       const held = was.some((x, j) => x.p === is[j]?.p && (a.distinct[x.i] ?? true));
       const ticks = moved.every((x) => {
         const at = is[was.indexOf(x)];
-        return x.p.startsWith('t:') && at?.p.startsWith('t:') && ticking(now.owners[at.i]);
+        const tick = a.tickingParts.has(x.i) || ticking(now.owners[at?.i ?? -1]);
+        return x.p.startsWith('t:') && at?.p.startsWith('t:') && tick;
       });
       if (!held || !ticks) return 'its record';
     }
@@ -360,7 +384,15 @@ function guardMain(
     canonical: (el: Element) => kit().canonical(el),
     deepAt,
     composedContains,
-    arm: (el: Element, x: number, y: number, ms: number, token: string, pressOnly: boolean) => {
+    arm: (
+      el: Element,
+      x: number,
+      y: number,
+      ms: number,
+      token: string,
+      pressOnly: boolean,
+      known: { count: number; indexes: number[] } | null,
+    ) => {
       const now = performance.now();
       let rec: Element | null = null;
       let distinct: boolean[] = [];
@@ -371,11 +403,15 @@ function guardMain(
         rec = null;
       }
       watchAround(el, rec);
+      const base = signature(el, rec);
+      // Parts the check already saw ticking, if the record still has the shape it had then.
+      const tickingParts = new Set(known && known.count === base.parts.length ? known.indexes : []);
       const a: Armed = {
         el,
         rec,
         changed: null,
-        base: signature(el, rec),
+        base,
+        tickingParts,
         dirty: false,
         distinct,
         x,
@@ -410,7 +446,7 @@ export const GUARD_SOURCE = `(${guardMain.toString()})(${identityKit.toString()}
  * shadow tree stands for its host), read its facts and arm the guard for it. `retargeted` tells the caller
  * that the armed element is not `this`, so its backendNodeId must be looked up.
  */
-export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly) {
+export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly, ticking) {
   const g = window.__trueclick;
   const el = g.canonical(g.owner(this));
   const f = g.facts(el);
@@ -421,7 +457,7 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly) 
   if (!f.underPoint && top) f.onTop = g.facts(top);
   f.mutations = g.mutations();
   // ms 0: look only (browser_point, or a second look that may not be adopted); an arming stays as it is.
-  f.armedAt = ms > 0 ? g.arm(el, x, y, ms, token, !!pressOnly) : performance.now();
+  f.armedAt = ms > 0 ? g.arm(el, x, y, ms, token, !!pressOnly, ticking) : performance.now();
   return f;
 }`;
 

@@ -123,6 +123,14 @@ export interface ArmOptions {
   selector?: string | undefined;
   /** A drag: judge only the press. */
   pressOnly?: boolean;
+  /** Record parts already seen ticking in place: the armed guard lets them tick between check and press. */
+  ticking?: TickingParts;
+}
+
+/** Which of a record's parts tick (indexes into its `recordParts`), for a record of `count` parts. */
+export interface TickingParts {
+  count: number;
+  indexes: number[];
 }
 
 export async function armOn(target: LiveTarget, opts: ArmOptions): Promise<LiveFacts | null> {
@@ -148,6 +156,7 @@ export async function armOn(target: LiveTarget, opts: ArmOptions): Promise<LiveF
       { value: opts.selector ?? null },
       { value: token },
       { value: opts.pressOnly ?? false },
+      { value: opts.ticking ?? null },
     ],
     returnByValue: true,
   });

@@ -127,12 +127,23 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
 
   // A point inside an open shadow tree stands for the innermost element there, as the event's composed path
   // starts: an app that is one custom element (Lit, Stencil, Ionic) is many records and controls, not one
-  // host. Closed and user-agent shadow trees are what the page's scripts cannot reach either: a point there
-  // stands for their host.
+  // host. Two kinds of element stand for an outer one, as both hit-tests (snapshot and live) agree only
+  // then: a component that wraps one native control (sl-button, sl-checkbox) is that control, whatever
+  // part of it is hit, and the shapes inside an <svg> are the svg. Closed and user-agent shadow trees are
+  // what the page's scripts cannot reach either: a point there stands for their host.
   const canonical = (n: N): N => {
     let x: N | null = n;
     while (x !== null && v.closedShadow(x)) x = v.parent(x);
-    return x ?? n;
+    if (x === null) return n;
+    let out: N = x;
+    for (let y: N | null = x; y !== null; y = v.parent(y)) {
+      if (v.tag(y) === 'SVG') out = y;
+      if (!v.inShadow(y)) {
+        if (y !== x && v.isHost(y) && v.tag(y).includes('-') && shadowHasNativeControl(y)) return y;
+        break;
+      }
+    }
+    return out;
   };
   const composedParent = (n: N): N | null => v.parent(n);
 
@@ -163,18 +174,22 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return full.length > cap ? `${full.slice(0, cap - 1)}…` : full;
   };
 
+  // A component that wraps one native control is a control; one whose shadow tree holds many (an app, a
+  // list) is a container of controls.
   const shadowHasNativeControl = (n: N): boolean => {
     let seen = 0;
-    const walk = (list: Array<N | string> | null, depth: number): boolean => {
+    let controls = 0;
+    const walk = (list: Array<N | string> | null, depth: number) => {
       for (const k of list ?? []) {
-        if (typeof k === 'string' || ++seen > 60 || depth > 5) continue;
+        if (typeof k === 'string' || ++seen > 60 || depth > 5 || controls > 1) continue;
         const t = v.tag(k);
-        if (NATIVE_CONTROLS.includes(t) && v.inShadow(k) && (t !== 'A' || 'href' in v.attrs(k))) return true;
-        if (walk(v.kids(k), depth + 1)) return true;
+        if (NATIVE_CONTROLS.includes(t) && v.inShadow(k) && (t !== 'A' || 'href' in v.attrs(k))) controls++;
+        walk(v.kids(k), depth + 1);
       }
-      return false;
     };
-    return v.isHost(n) && walk(v.kids(n), 0);
+    if (!v.isHost(n)) return false;
+    walk(v.kids(n), 0);
+    return controls === 1;
   };
 
   const isActionable = (n: N): boolean => {
@@ -433,7 +448,10 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
         const kLive = live || declaresLive(k);
         if (t === 'INPUT' || t === 'TEXTAREA') out.push({ part: `v:${v.formState(k) ?? ''}`, owner: k });
         else if (t === 'SELECT') out.push({ part: `v:${chosen(k)}`, owner: k });
-        else if (t === 'IMG') out.push({ part: `i:${a.src ?? ''}|${a.alt ?? ''}`, owner: k });
+        // A lazy loader (lazysizes, lozad) names the picture in data-src before it sets src: that name is
+        // what the row shows, so an avatar arriving after the screenshot is not another record.
+        else if (t === 'IMG')
+          out.push({ part: `i:${a['data-src'] || a.src || ''}|${a.alt ?? ''}`, owner: k });
         else if (t === 'A' && 'href' in a) out.push({ part: `h:${a.href}`, owner: k });
         if (t !== 'SELECT' && t !== 'TEXTAREA') walk(k, kLive);
       }

@@ -115,6 +115,10 @@ export const reportShape = {
   scrollSinceFrame: cssPoint.optional(),
   routingOffset: cssPoint.optional(),
   changes: z.array(z.looseObject({})).optional().describe('STALE_TARGET: what differs since the frame.'),
+  setAside: z
+    .array(z.looseObject({}))
+    .optional()
+    .describe('OK: what changed but is not part of the record (live text, the answer to the hover).'),
   pixels: z
     .looseObject({})
     .optional()

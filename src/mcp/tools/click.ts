@@ -22,6 +22,10 @@ export const clickTool = defineTool({
       .optional()
       .describe('2 for a double click, 3 for a triple click.'),
     modifiers: modifiersField,
+    strict: z
+      .boolean()
+      .optional()
+      .describe('Refuse on any change in the row since the frame, live text too (a price you read).'),
   },
   outputSchema: reportShape,
   undone: 'Nothing was clicked.',

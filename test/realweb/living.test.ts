@@ -1,0 +1,230 @@
+// The living corpus: pages that change by themselves while the model thinks (ticking durations and
+// prices, relative times, progress bars, spinners, a carousel, a chat, avatars that arrive late, labels
+// that answer the pointer) and the same pages really moved. A click on a record that did not change goes
+// through; a moved page never reaches another record. Truth: the server's action log.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertRefused, cmd, corpusForFile, type Point } from './harness.js';
+
+const ctx = corpusForFile();
+/** About what a model takes to answer, so live content has time to change before the click. */
+const THINK_MS = 600;
+const think = () => new Promise((r) => setTimeout(r, THINK_MS));
+
+async function at(page: Page, selector: string, hasText?: string): Promise<Point> {
+  const loc = hasText ? page.locator(selector, { hasText }) : page.locator(selector);
+  return ctx.rw.centre(loc.first());
+}
+
+describe('Vue 3 job list: durations tick, times and progress move, rows keyed by index', () => {
+  for (const [id, kind] of [
+    ['JOB-4103', 'a plain span'],
+    ['JOB-4104', 'role=timer'],
+  ] as const) {
+    test(`the duration in ${kind} ticks while the model thinks: Cancel of ${id} is OK and says what it set aside`, async () => {
+      const { run, page } = await ctx.rw.open('jobs');
+      const cancel = await at(page, `.job:has(.id:text-is("${id}")) a.cancel`);
+      const shot = await ctx.tc.screenshot();
+      await think();
+      const r = await ctx.rw.click(shot, cancel);
+      assert.equal(r.verdict, 'OK', r.message);
+      assert.ok(r.setAside && r.setAside.length > 0, 'the ticking text is named');
+      assert.match(r.message, /Running for/);
+      const acts = await ctx.srv.waitForActions(1, { run });
+      assert.deepEqual(
+        acts.map((a) => [a.do, a.id]),
+        [['cancel', id]],
+      );
+    });
+  }
+
+  for (const change of ['resort', 'prepend']) {
+    test(`${change} after the screenshot (the same row elements show other jobs): refused, nothing cancelled`, async () => {
+      const { run, page } = await ctx.rw.open('jobs');
+      const cancel = await at(page, '.job:has(.id:text-is("JOB-4103")) a.cancel');
+      const shot = await ctx.tc.screenshot();
+      await cmd(page, change);
+      const r = await ctx.rw.click(shot, cancel);
+      assertRefused(r, 'STALE_TARGET');
+      assert.match(r.message, /JOB-4103/);
+      assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+    });
+  }
+});
+
+describe('AG Grid watchlist: prices tick in every row', () => {
+  test('Buy on a row whose price ticked is OK; with strict, the same click is refused', async () => {
+    let { run, page } = await ctx.rw.open('prices');
+    let buy = await at(page, '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy');
+    let shot = await ctx.tc.screenshot();
+    await think();
+    const r = await ctx.rw.click(shot, buy);
+    assert.equal(r.verdict, 'OK', r.message);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['buy', 'GRNT']],
+    );
+
+    ({ run, page } = await ctx.rw.open('prices'));
+    buy = await at(page, '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy');
+    shot = await ctx.tc.screenshot();
+    await think();
+    const { image, css } = shot.frame.geometry;
+    const strict = await ctx.tc.click({
+      frame: shot.frame.id,
+      x: (buy.x * image.width) / css.width,
+      y: (buy.y * image.height) / css.height,
+      strict: true,
+    });
+    assertRefused(strict, 'STALE_TARGET');
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
+  for (const sortvia of ['grid', 'data']) {
+    test(`re-sorted by price (sortvia=${sortvia}) while prices tick: refused, nothing bought`, async () => {
+      const { run, page } = await ctx.rw.open('prices', { sortvia });
+      const buy = await at(page, '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy');
+      const shot = await ctx.tc.screenshot();
+      await cmd(page, 'resort');
+      const r = await ctx.rw.click(shot, buy);
+      assertRefused(r, 'STALE_TARGET');
+      assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+    });
+  }
+});
+
+describe('a Lit app that is one custom element (everything in its shadow root)', () => {
+  test('"Following" reads "Unfollow" under trueclick\'s own pointer: OK, the click lands inside the app', async () => {
+    const { run, page } = await ctx.rw.open('people');
+    await page.mouse.move(5, 5);
+    const follow = await at(page, '.person:has(.handle:text-is("@alan")) a.follow');
+    const shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, follow, { context: 'Alan Turing' });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.landed?.tag, 'a');
+    assert.match(r.landed?.context ?? '', /Alan Turing/);
+    assert.match(r.message, /Unfollow/);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['unfollow', 'alan']],
+    );
+  });
+
+  test('accounts re-sorted inside the component: refused, naming the account it held', async () => {
+    const { run, page } = await ctx.rw.open('people');
+    await page.mouse.move(5, 5);
+    const follow = await at(page, '.person:has(.handle:text-is("@alan")) a.follow');
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    const r = await ctx.rw.click(shot, follow);
+    assertRefused(r, 'STALE_TARGET');
+    assert.match(r.message, /Alan Turing/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
+  test('a message appended below the one clicked: Reply is OK', async () => {
+    const { run, page } = await ctx.rw.open('people');
+    const reply = await at(page, '.msg', 'build is green');
+    const link = { x: reply.x + 180, y: reply.y };
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'say');
+    await cmd(page, 'say');
+    const r = await ctx.rw.click(shot, link);
+    assert.equal(r.verdict, 'OK', r.message);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['reply', 'MSG-502']],
+    );
+  });
+});
+
+describe('Vue 3 sheet: rows told apart only by their inputs', () => {
+  test('still: "Delete row" of TCK-7741 deletes TCK-7741', async () => {
+    const { run, page } = await ctx.rw.open('sheet');
+    const del = await at(page, '.sheet-row:nth-child(6) button');
+    const shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, del);
+    assert.equal(r.verdict, 'OK', r.message);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['delete', 'TCK-7741']],
+    );
+  });
+
+  test('the values rotated into the same inputs: refused, naming both ids, nothing deleted', async () => {
+    const { run, page } = await ctx.rw.open('sheet');
+    const del = await at(page, '.sheet-row:nth-child(6) button');
+    const shot = await ctx.tc.screenshot();
+    assert.deepEqual((await cmd<string[]>(page, 'resort')).slice(5, 6), ['TCK-7736']);
+    const r = await ctx.rw.click(shot, del);
+    assertRefused(r, 'STALE_TARGET');
+    assert.match(r.message, /TCK-7741/);
+    assert.match(r.message, /TCK-7736/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+});
+
+describe('a feed: avatars that arrive late, a carousel that advances beside the stories', () => {
+  test('the avatar arrived and the carousel moved since the screenshot: Read is OK', async () => {
+    const { run, page } = await ctx.rw.open('feed', { late: 300 });
+    const read = await at(page, '.story', 'TCK-7740');
+    const link = { x: read.x + 280, y: read.y };
+    const shot = await ctx.tc.screenshot();
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('.story img')).every(
+        (i) => (i as HTMLImageElement).complete && i.getAttribute('src'),
+      ),
+    );
+    const r = await ctx.rw.click(shot, link);
+    assert.equal(r.verdict, 'OK', r.message);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['read', 'TCK-7740']],
+    );
+  });
+
+  test('the slide advanced under the point: refused, nothing viewed', async () => {
+    const { run, page } = await ctx.rw.open('feed', { interval: 1500 });
+    const view = await at(page, '.carousel-item.active a.view');
+    const shot = await ctx.tc.screenshot();
+    await page.waitForFunction(
+      () => document.querySelector('.carousel-item.active h5')?.textContent !== 'Release SLD-1',
+    );
+    await page.waitForTimeout(700);
+    const r = await ctx.rw.click(shot, view);
+    assertRefused(r, /STALE_TARGET|COVERED/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+});
+
+describe('Ionic upload queue (Stencil components, progress rising in every row)', () => {
+  test('Open of TCK-7740 while its progress bar rises: OK', async () => {
+    const { run, page } = await ctx.rw.open('ionic');
+    const open = await at(page, 'ion-item:has(ion-label:text("TCK-7740")) ion-button');
+    const shot = await ctx.tc.screenshot();
+    await think();
+    const r = await ctx.rw.click(shot, open);
+    assert.equal(r.verdict, 'OK', r.message);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['open', 'TCK-7740']],
+    );
+  });
+
+  test('other uploads written into the same items: refused, nothing opened', async () => {
+    const { run, page } = await ctx.rw.open('ionic');
+    const open = await at(page, 'ion-item:has(ion-label:text("TCK-7740")) ion-button');
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    const r = await ctx.rw.click(shot, open);
+    assertRefused(r, 'STALE_TARGET');
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+});
