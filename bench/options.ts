@@ -11,6 +11,7 @@ export const SECTIONS = [
   'sessions',
   'pagesize',
   'pixels',
+  'living',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -27,12 +28,14 @@ export interface BenchOptions {
   /** Parallel lanes for the stale guard (one trueclick server and one naive tab each). */
   staleLanes: number;
   modelDelayMs: number;
+  /** Clicks on the living corpus, each of still and moved pages (and as many naive ones). */
+  livingClicks: number;
   only: Set<Section>;
   quick: boolean;
 }
 
 export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.join(',')}]
-       [--stale-runs N] [--race-clicks N] [--exposure-clicks N] [--stale-lanes N]
+       [--stale-runs N] [--race-clicks N] [--exposure-clicks N] [--stale-lanes N] [--living-clicks N]
 
   --runs N             measured runs per timed thing, after warm-up (default 15, --quick 10; at least 10)
   --quick              fewer runs: 10 timed, race 200 clicks, stale 16 runs, exposure 50 clicks
@@ -43,7 +46,9 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
   --race-clicks N      guarded and awaited-check clicks on /race (default 500; naive: min(N, 200);
                        the realweb race soaks: min(naive, 100) per subject)
   --exposure-clicks N  extra guarded clicks for the hit-test → event gap (default 200)
-  --stale-lanes N      stale runs in N parallel lanes (default 2)`;
+  --stale-lanes N      stale runs in N parallel lanes (default 2)
+  --living-clicks N    clicks on the living corpus, each of still and moved pages (default 204,
+                       --quick 60), spread over its six pages; naive clicks beside them`;
 
 function int(name: string, v: string | undefined, min: number): number {
   const n = Number(v);
@@ -63,6 +68,7 @@ export function parseArgs(argv: string[]): BenchOptions {
     staleRuns: quick ? 16 : 50,
     staleLanes: 2,
     modelDelayMs: 900,
+    livingClicks: quick ? 60 : 204,
     only: new Set(SECTIONS),
     quick,
   };
@@ -85,6 +91,9 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--exposure-clicks':
         o.exposureClicks = int('--exposure-clicks', value(), 0);
+        break;
+      case '--living-clicks':
+        o.livingClicks = int('--living-clicks', value(), 1);
         break;
       case '--stale-lanes':
         o.staleLanes = int('--stale-lanes', value(), 1);

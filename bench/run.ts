@@ -13,6 +13,7 @@ import { measureCapture } from './capture.js';
 import { CHROMIUM } from './cdp.js';
 import { measureClick, measureExposure } from './click.js';
 import { createContext } from './context.js';
+import { measureLiving } from './living.js';
 import { finishMachine, machineInfo } from './machine.js';
 import { measureMarks } from './marks.js';
 import { type BenchOptions, parseArgs, SECTIONS, type Section as SectionName } from './options.js';
@@ -62,6 +63,7 @@ async function main(): Promise<number> {
     ['sessions', () => measureSessions(ctx)],
     ['pagesize', () => measurePageSize(ctx)],
     ['pixels', () => measurePixels(ctx)],
+    ['living', () => measureLiving(ctx)],
   ];
   const failed: string[] = [];
   for (const [name, step] of steps) {

@@ -58,6 +58,11 @@ export interface Attempt {
   live: LiveFacts | null;
   /** Record parts of `seen` that tick in place (a running duration): the armed guard lets them tick too. */
   ticking?: TickingParts;
+  /**
+   * Where (page CSS px) the pixel guard cuts its band when that is not the captured element's own box: a
+   * record whose DOM is alike its siblings' is told apart by pixels anywhere in it.
+   */
+  pixelArea?: { x: number; y: number; width: number; height: number };
   /** The pixel guard's band, when the point's element carries no identity of its own (pixels.ts). */
   pixelStage: PixelStage | null;
   report: ClickReport;

@@ -51,7 +51,7 @@ export function elementInImage(
 ): { x0: number; y0: number; x1: number; y1: number } {
   const { k, origin } = frameScale(frame);
   const { image, scroll: fs } = frame.geometry;
-  const el = a.captured?.bounds;
+  const el = a.pixelArea ?? a.captured?.bounds;
   return {
     x0: Math.max(0, Math.floor(el ? (el.x - fs.x - origin.x) * k : 0)),
     y0: Math.max(0, Math.floor(el ? (el.y - fs.y - origin.y) * k : 0)),

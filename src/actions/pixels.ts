@@ -1,10 +1,19 @@
 import { describeHit } from '../browser/element-facts.js';
 import type { Box } from '../image/draw.js';
 import { comparable, ocrEngine, readText, readTexts } from '../image/ocr.js';
-import { diffGrey, fitGrey, type Grey, greyOf, greyPng, tonesAlike } from '../image/pixel-diff.js';
+import {
+  channelsOf,
+  diffGrey,
+  fitGrey,
+  type Grey,
+  greyOf,
+  greyPng,
+  masked,
+  tonesAlike,
+} from '../image/pixel-diff.js';
 import type { Attempt } from './attempt.js';
 import type { FrameRecord } from './frames.js';
-import { bandAround, bandCss, frameScale, pixelOnly } from './pixel-band.js';
+import { bandAround, bandCss, elementInImage, frameScale, pixelOnly } from './pixel-band.js';
 import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 
 // The pixel guard (for points the DOM cannot vouch for: a canvas, a video, an anonymous box). What the model
@@ -49,8 +58,15 @@ export interface PixelStage {
   thenText?: Promise<string>;
   /** When the band was read again (Date.now()). */
   readAt?: number;
+  /** A record alike its siblings in the DOM: the band's colours in the frame, and its control's box there. */
+  alike?: { colours: Grey[]; control: Box };
 }
 
+/**
+ * The least change of one colour channel that counts in a record alike its siblings: chips of one
+ * brightness differ by a few dozen levels per channel (#cfd3d7 and #a2eeef: 45, 27, 24).
+ */
+const COLOUR_STEP = 20;
 /** Changed pixels (after filtering) below this count are noise. */
 const MIN_CHANGED = 6;
 /** How long a changed band is watched for motion of its own: a few frames of a video. */
@@ -62,26 +78,68 @@ const TONES_ALIKE = 0.75;
 export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
   const { frame, captured } = a;
   if (!frame || !captured || a.byMark) return null;
-  const why = pixelOnly(captured.facts) ?? recordAlikeInDom(captured);
+  const alike = pixelOnly(captured.facts) ? null : recordAlikeInDom(captured);
+  const why = pixelOnly(captured.facts) ?? alike?.why;
   if (!why) return null;
+  // What tells such a record apart may be drawn anywhere in it (a colour chip left of the button).
+  if (alike) a.pixelArea = alike.area;
   if (!frame.image) {
     a.report.pixels = { why, band: { x: 0, y: 0, width: 0, height: 0 }, ocr: 'not needed' };
     return null;
   }
-  const { box: image, grey } = await bandAround(a, frame, Buffer.from(frame.image, 'base64'));
+  const png = Buffer.from(frame.image, 'base64');
+  const { box: image, grey } = await bandAround(a, frame, png);
   const check: PixelCheck = { why, band: roundBox(bandCss(frame, image)), ocr: 'not needed' };
   a.report.pixels = check;
-  return { check, image, seenGrey: grey, seen: await greyPng(grey) };
+  const stage: PixelStage = { check, image, seenGrey: grey, seen: await greyPng(grey) };
+  if (alike) stage.alike = { colours: await channelsOf(png, image), control: controlIn(a, image) };
+  return stage;
+}
+
+/** The captured control's box in the band's own px: the part of a record the pointer's hover restyles. */
+function controlIn(a: Attempt, band: Box): Box {
+  const el = elementInImage({ ...a, pixelArea: undefined }, a.frame as FrameRecord);
+  return { x: el.x0 - band.x, y: el.y0 - band.y, width: el.x1 - el.x0, height: el.y1 - el.y0 };
+}
+
+/**
+ * A record alike its siblings in the DOM: its colours now against the frame's, outside the control the
+ * pointer hovers (its hover style is the page's answer to trueclick). The DOM's text is the same in every
+ * such record, so what OCR reads cannot vouch for it: any change refuses.
+ */
+async function compareAlike(a: Attempt, s: PixelStage, alike: NonNullable<PixelStage['alike']>) {
+  const frame = a.frame as FrameRecord;
+  const now = await channelsOf(await bandNow(a, s));
+  let worst = { changedPixels: 0, changedShare: 0 };
+  alike.colours.forEach((then, c) => {
+    const fitted = fitGrey(now[c] as Grey, then.width, then.height);
+    const d = diffGrey(then, masked(fitted, then, alike.control), COLOUR_STEP);
+    if (d.changedPixels > worst.changedPixels) worst = d;
+  });
+  s.check.changedShare = Math.round(worst.changedShare * 10_000) / 10_000;
+  if (worst.changedPixels < MIN_CHANGED) return null;
+  const band = `the ${fmt(s.check.band.width)}×${fmt(s.check.band.height)} CSS px band of its ${a.captured?.facts.recordTag?.toLowerCase() ?? 'record'}`;
+  return stale(
+    a,
+    `Not clicked: the point ${fmtPoint(a.resolved.point)} is on ${describeHit(a.report.hitAtCapture)} in ${s.check.why}; ${band} changed since frame ${frame.id} (${pct(worst.changedShare)} of its pixels, the control itself not counted): it shows another record now.`,
+  );
 }
 
 /**
  * A record the DOM cannot tell from the records beside it (every part the same: rows told apart only by a
  * background image or a canvas): what the model saw there is pixels, so pixels decide.
  */
-function recordAlikeInDom(c: NonNullable<Attempt['captured']>): string | null {
+function recordAlikeInDom(c: NonNullable<Attempt['captured']>): { why: string; area: Box } | null {
   const distinct = c.doc.kit.distinctParts(c.index);
   if (!distinct || distinct.length === 0 || distinct.some(Boolean)) return null;
-  return `a ${c.facts.recordTag?.toLowerCase() ?? 'record'} that nothing in the DOM tells from the ones beside it`;
+  const rec = c.doc.kit.record(c.index)?.node;
+  const own = c.doc.boundsOf(c.index);
+  const box = rec === undefined ? undefined : c.doc.boundsOf(rec);
+  if (!own || !box) return null;
+  // The snapshot's boxes are in the document's own px: the captured element's page bounds give the offset.
+  const area = { ...box, x: box.x + c.bounds.x - own.x, y: box.y + c.bounds.y - own.y };
+  const why = `a ${c.facts.recordTag?.toLowerCase() ?? 'record'} that nothing in the DOM tells from the ones beside it`;
+  return { why, area };
 }
 
 const roundBox = (b: Box): Box => ({
@@ -119,6 +177,7 @@ async function bandNow(a: Attempt, s: PixelStage): Promise<Buffer> {
 
 /** Now, before dispatch: do the pixels under the point still show what the model saw? */
 export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickReport | null> {
+  if (s.alike) return compareAlike(a, s, s.alike);
   const frame = a.frame as FrameRecord;
   const now = await bandNow(a, s);
   s.readAt = Date.now();

@@ -80,6 +80,31 @@ export async function pngRegion(image: Buffer, r: Box): Promise<Buffer> {
     .toBuffer();
 }
 
+/**
+ * An image's red, green and blue channels, each as a grey image (a region of it when `r` is given): two
+ * colours of one brightness (a red chip and a teal one) are one grey, but not one colour.
+ */
+export async function channelsOf(image: Buffer, r?: Box): Promise<Grey[]> {
+  const s = r
+    ? sharp(image).extract({ left: r.x, top: r.y, width: r.width, height: r.height })
+    : sharp(image);
+  const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const n = info.width * info.height;
+  const out = [0, 1, 2].map(() => new Uint8Array(n));
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < 3; c++) (out[c] as Uint8Array)[i] = data[i * info.channels + c] as number;
+  return out.map((d) => ({ data: d, width: info.width, height: info.height }));
+}
+
+/** A copy of `g` with the box (its own px) taken from `from`: what is there is not compared. */
+export function masked(g: Grey, from: Grey, box: Box): Grey {
+  const data = g.data.slice();
+  for (let y = Math.max(0, box.y); y < Math.min(g.height, box.y + box.height); y++)
+    for (let x = Math.max(0, box.x); x < Math.min(g.width, box.x + box.width); x++)
+      data[y * g.width + x] = from.data[y * from.width + x] as number;
+  return { ...g, data };
+}
+
 export async function greyOf(png: Buffer): Promise<Grey> {
   const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
   return {
@@ -127,7 +152,7 @@ interface Speck {
  * grouped into 8-connected specks; noise (under MIN_SPECK px) and a caret (a thin column, counted with the
  * pieces of it that crossing glyphs left) are not counted.
  */
-export function diffGrey(a: Grey, b: Grey): PixelDiff {
+export function diffGrey(a: Grey, b: Grey, step = STEP): PixelDiff {
   if (a.width !== b.width || a.height !== b.height)
     throw new Error(`diffGrey: ${a.width}×${a.height} vs ${b.width}×${b.height}`);
   const { width: w, height: h } = a;
@@ -137,7 +162,7 @@ export function diffGrey(a: Grey, b: Grey): PixelDiff {
       const i = y * w + x;
       const va = a.data[i] as number;
       const vb = b.data[i] as number;
-      if (Math.abs(va - vb) < STEP) continue;
+      if (Math.abs(va - vb) < step) continue;
       if (!fits(b, x, y, va) || !fits(a, x, y, vb)) changed[i] = 1;
     }
   }

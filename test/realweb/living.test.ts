@@ -228,3 +228,30 @@ describe('Ionic upload queue (Stencil components, progress rising in every row)'
     assert.deepEqual(await ctx.rw.actionsAfter(run), []);
   });
 });
+
+describe('Vue 3 colour picker: rows the DOM cannot tell apart (their colour is only in a style)', () => {
+  test('still: "Use" of the third colour posts it, and the pixels vouched for it', async () => {
+    const { run, page } = await ctx.rw.open('swatches');
+    const use = await at(page, '.swatch-row:nth-child(3) button');
+    const shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, use);
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.match(r.pixels?.why ?? '', /nothing in the DOM tells/);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['colour', 'cfd3d7']],
+    );
+  });
+
+  test('the colours rotated into the same rows: refused by their pixels, nothing posted', async () => {
+    const { run, page } = await ctx.rw.open('swatches');
+    const use = await at(page, '.swatch-row:nth-child(3) button');
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    const r = await ctx.rw.click(shot, use);
+    assertRefused(r, 'STALE_TARGET');
+    assert.ok(r.pixels, 'the pixel guard judged it');
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+});

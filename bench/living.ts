@@ -1,0 +1,290 @@
+/**
+ * The two rates of a guard on living pages (SPEC S7), counted from the server's own action log on the
+ * living corpus (fixtures/realweb: jobs, prices, people, sheet, feed, ionic):
+ * - false refusals: the page only lived between the screenshot and the click (durations and prices
+ *   ticked, progress rose, avatars arrived, the carousel turned, labels answered the pointer), so the
+ *   record the frame showed was still under the point; a refusal there is a failure;
+ * - clicks on another record: the page really moved (re-sorted, rows prepended, values rotated into the
+ *   same inputs); any action the server records for another record than the one seen is a failure.
+ * The record seen is read from the page at capture (the row around the point, through shadow roots). A
+ * naive click (Playwright's mouse at the same CSS point, after the same wait) is counted beside it.
+ * trueclick runs as the library session the MCP tools call; its click time is printed per page.
+ */
+import { chromium, type Page } from 'playwright-core';
+import type { Action } from '../fixtures/realweb/actions.js';
+import type { FixtureServer } from '../fixtures/server.js';
+import { TrueclickSession } from '../src/actions/session.js';
+import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { CHROMIUM } from './cdp.js';
+import type { Ctx } from './context.js';
+import { emptySection, type Section } from './results.js';
+import { sleep, summarize } from './stats.js';
+
+/** What a model takes to answer, about: long enough for every living thing on the pages to change. */
+const THINK_MS = 600;
+const ROWS = 6;
+
+interface Subject {
+  page: string;
+  query?: Record<string, string | number>;
+  /** The row elements, in order (Playwright selector: pierces open shadow roots). */
+  rows: string;
+  /** The target inside a row. */
+  target: string;
+  /** The action the target sends, and the row's key in it. */
+  act: string;
+  /** The page's own command that moves the rows (window.rw). */
+  move: string;
+  /** What lives on the page while nothing moves. */
+  lives: string;
+}
+
+const SUBJECTS: Subject[] = [
+  {
+    page: 'jobs',
+    rows: '.job',
+    target: 'a.cancel',
+    act: 'cancel',
+    move: 'resort',
+    lives: 'Vue 3: durations tick every 100 ms (span / role=timer), relative times, progress, spinners',
+  },
+  {
+    page: 'prices',
+    query: { sortvia: 'data' },
+    rows: '.ag-row:has(a.buy)',
+    target: 'a.buy',
+    act: 'buy',
+    move: 'resort',
+    lives: 'AG Grid: prices and changes tick every 150 ms, cells re-rendered and flashing',
+  },
+  {
+    page: 'people',
+    rows: '.person',
+    target: 'a.follow',
+    act: 'unfollow',
+    move: 'resort',
+    lives: 'one Lit element: "Following" reads "Unfollow" under the pointer',
+  },
+  {
+    page: 'sheet',
+    rows: '.sheet-row',
+    target: 'button',
+    act: 'delete',
+    move: 'resort',
+    lives: 'Vue 3 inputs (nothing lives: the rows differ only in their values)',
+  },
+  {
+    page: 'feed',
+    query: { late: 300, interval: 400 },
+    rows: '.story',
+    target: 'a.read',
+    act: 'read',
+    move: 'resort',
+    lives: 'lazysizes avatars arrive after the screenshot, a Bootstrap carousel turns beside',
+  },
+  {
+    page: 'ionic',
+    rows: 'ion-item',
+    target: 'ion-button',
+    act: 'open',
+    move: 'resort',
+    lives: 'Ionic: progress bars rise every 120 ms, spinners turn',
+  },
+];
+
+/** The key of the record under a CSS point, read from the page (through open shadow roots). */
+function keyAt(page: Page, s: Subject, p: { x: number; y: number }): Promise<string | null> {
+  return page.evaluate(
+    ({ p, rows, act }) => {
+      let el: Element | null = document.elementFromPoint(p.x, p.y);
+      for (let i = 0; el?.shadowRoot && i < 16; i++) {
+        const inner: Element | null = el.shadowRoot.elementFromPoint(p.x, p.y);
+        if (!inner || inner === el) break;
+        el = inner;
+      }
+      for (let x: Element | null = el; x; ) {
+        if (x.matches(rows)) {
+          const link = x.querySelector('a[href*="/rw/act"], ion-button[href]');
+          // ion-button takes href as a property (Stencil), a link as an attribute.
+          const href = (link as HTMLAnchorElement | null)?.href || link?.getAttribute('href');
+          if (href) return new URL(href, location.href).searchParams.get('id');
+          const input = x.querySelector('input[name="id"]') as HTMLInputElement | null;
+          return input ? input.value : null;
+        }
+        const root = x.getRootNode();
+        x = x.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+      }
+      void act;
+      return null;
+    },
+    { p, rows: s.rows, act: s.act },
+  );
+}
+
+async function rowTarget(page: Page, s: Subject, i: number): Promise<{ x: number; y: number }> {
+  const b = await page.locator(s.rows).nth(i).locator(s.target).first().boundingBox();
+  if (!b) throw new Error(`/rw/${s.page}: row ${i} has no ${s.target}`);
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+async function open(
+  page: Page,
+  srv: FixtureServer,
+  s: Subject,
+  run: string,
+  goto: (u: string) => Promise<void>,
+) {
+  await goto(srv.url(`/rw/${s.page}`, { ...s.query, run }));
+  await page.waitForFunction(() => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready === true);
+  await page.mouse.move(2, 2);
+}
+
+const move = (page: Page, name: string) =>
+  page.evaluate((n) => (window as unknown as { rw: Record<string, () => Promise<unknown>> }).rw[n]?.(), name);
+
+interface Tally {
+  runs: number;
+  refused: number;
+  right: number;
+  wrong: number;
+  none: number;
+  ms: number[];
+}
+const tally = (): Tally => ({ runs: 0, refused: 0, right: 0, wrong: 0, none: 0, ms: [] });
+
+function count(t: Tally, acts: Action[], act: string, intended: string | null, refused: boolean) {
+  t.runs++;
+  if (refused) t.refused++;
+  const ids = acts.filter((a) => a.do === act).map((a) => a.id);
+  if (ids.some((id) => id !== intended)) t.wrong++;
+  else if (ids.length > 0) t.right++;
+  else t.none++;
+}
+
+export async function measureLiving(ctx: Ctx): Promise<Section> {
+  const out = emptySection();
+  const srv = ctx.fixture;
+  const per = Math.max(1, Math.ceil(ctx.opts.livingClicks / SUBJECTS.length));
+  const tc = new TrueclickSession({ deviceScaleFactor: 2 });
+  const naiveBrowser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  const naive = await naiveBrowser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+  const raw: Record<string, unknown> = {};
+  const all = { still: tally(), moved: tally(), naiveStill: tally(), naiveMoved: tally() };
+  let n = 0;
+  try {
+    for (const s of SUBJECTS) {
+      const t = { still: tally(), moved: tally(), naiveStill: tally(), naiveMoved: tally() };
+      ctx.log(`living: /rw/${s.page}, ${per} still and ${per} moved clicks, trueclick then naive`);
+      for (const moved of [false, true]) {
+        for (let i = 0; i < per; i++) {
+          const run = `living-${s.page}-${++n}`;
+          const page = (await tc.driver()).page;
+          await open(page, srv, s, run, async (u) => {
+            await tc.navigate(u);
+          });
+          const p = await rowTarget(page, s, i % ROWS);
+          const shot = await tc.screenshot();
+          const intended = await keyAt(page, s, p);
+          const seenAt = performance.now();
+          if (moved) await move(page, s.move);
+          await sleep(THINK_MS - (performance.now() - seenAt));
+          const { image, css } = shot.frame.geometry;
+          const t0 = performance.now();
+          const r = await tc.click({
+            frame: shot.frame.id,
+            x: (p.x * image.width) / css.width,
+            y: (p.y * image.height) / css.height,
+          });
+          const ms = performance.now() - t0;
+          await sleep(300);
+          const bucket = moved ? t.moved : t.still;
+          if (r.verdict === 'OK') bucket.ms.push(ms);
+          else if (!moved) ctx.log(`living: still /rw/${s.page} refused: ${r.message.slice(0, 300)}`);
+          count(bucket, srv.actions({ run }), s.act, intended, r.verdict !== 'OK');
+        }
+        for (let i = 0; i < per; i++) {
+          const run = `living-${s.page}-${++n}`;
+          await open(naive, srv, s, run, async (u) => {
+            await naive.goto(u);
+          });
+          const p = await rowTarget(naive, s, i % ROWS);
+          await naive.screenshot();
+          const intended = await keyAt(naive, s, p);
+          const seenAt = performance.now();
+          if (moved) await move(naive, s.move);
+          await sleep(THINK_MS - (performance.now() - seenAt));
+          await naive.mouse.click(p.x, p.y);
+          await naive.waitForURL(/\/rw\/act/, { timeout: 1500 }).catch(() => {});
+          count(moved ? t.naiveMoved : t.naiveStill, srv.actions({ run }), s.act, intended, false);
+        }
+      }
+      for (const k of ['still', 'moved', 'naiveStill', 'naiveMoved'] as const) {
+        const a = all[k];
+        const b = t[k];
+        a.runs += b.runs;
+        a.refused += b.refused;
+        a.right += b.right;
+        a.wrong += b.wrong;
+        a.none += b.none;
+        a.ms.push(...b.ms);
+      }
+      const click = summarize(t.still.ms);
+      out.measures.push({
+        key: `living.${s.page}.click`,
+        thing: `/rw/${s.page}: trueclick click on a living page (${s.lives}), OK ones`,
+        page: `/rw/${s.page}`,
+        summary: click,
+      });
+      raw[s.page] = { lives: s.lives, ...t };
+    }
+  } finally {
+    await tc.close();
+    await naiveBrowser.close();
+  }
+  const pct = (k: number, m: number) => `${((100 * k) / Math.max(1, m)).toFixed(1)} %`;
+  const { still, moved, naiveStill, naiveMoved } = all;
+  out.counts.push(
+    {
+      key: 'living.still.trueclick',
+      thing: `living pages, nothing moved (${SUBJECTS.map((s) => s.page).join(', ')}): trueclick click ${THINK_MS} ms after the screenshot`,
+      runs: still.runs,
+      wrong: still.refused,
+      detail: `false refusals ${still.refused} (${pct(still.refused, still.runs)}); the record seen acted on ${still.right}, another ${still.wrong}, nothing recorded ${still.none} (server's log)`,
+      target: '≤ 1 % false refusals',
+      met: still.refused <= still.runs / 100 && still.wrong === 0,
+    },
+    {
+      key: 'living.still.naive',
+      thing: 'living pages, nothing moved: naive click at the same CSS point',
+      runs: naiveStill.runs,
+      wrong: naiveStill.wrong,
+      detail: `the record seen acted on ${naiveStill.right}, another ${naiveStill.wrong}, nothing ${naiveStill.none}`,
+      target: '(baseline)',
+      met: null,
+    },
+    {
+      key: 'living.moved.trueclick',
+      thing: `living pages moved while the model thought (re-sorted, prepended, values rotated): trueclick click`,
+      runs: moved.runs,
+      wrong: moved.wrong,
+      detail: `clicks on another record ${moved.wrong}; refused ${moved.refused}; the record seen acted on ${moved.right}; nothing recorded ${moved.none}`,
+      target: '0 clicks on another record',
+      met: moved.wrong === 0,
+    },
+    {
+      key: 'living.moved.naive',
+      thing: 'living pages moved: naive click at the same CSS point',
+      runs: naiveMoved.runs,
+      wrong: naiveMoved.wrong,
+      detail: `the record seen acted on ${naiveMoved.right}, another ${naiveMoved.wrong}, nothing ${naiveMoved.none}`,
+      target: '(baseline)',
+      met: null,
+    },
+  );
+  out.raw = { living: raw };
+  return out;
+}
