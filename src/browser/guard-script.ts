@@ -448,7 +448,11 @@ export const GUARD_SOURCE = `(${guardMain.toString()})(${identityKit.toString()}
  */
 export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly, ticking) {
   const g = window.__trueclick;
-  const el = g.canonical(g.owner(this));
+  let el = g.canonical(g.owner(this));
+  // The page replaced the hit node in the moment since the hit-test (a grid cell redrawn on a price tick):
+  // what is at the point now is what a click would reach.
+  if (!el.isConnected) el = g.deepAt(x, y) || el;
+  g.picked = el;
   const f = g.facts(el);
   f.retargeted = el !== this;
   if (selector) { try { f.matchesSelector = el.matches(selector) || !!el.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
@@ -461,5 +465,6 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly, 
   return f;
 }`;
 
-/** Called on the hit node: the element the guard armed (its shadow host when it sits in a shadow tree). */
-export const CANONICAL = 'function () { const g = window.__trueclick; return g.canonical(g.owner(this)); }';
+/** Called on the hit node right after INSPECT_AND_ARM: the element it read and armed. */
+export const CANONICAL =
+  'function () { const g = window.__trueclick; const p = g.picked; g.picked = null; return p || g.canonical(g.owner(this)); }';

@@ -2,7 +2,7 @@ import type { ElementFacts } from './element-facts.js';
 import { BrowserError } from './errors.js';
 import { CANONICAL, INSPECT_AND_ARM } from './guard-script.js';
 import type { PageDriver } from './page-driver.js';
-import { remoteFrame } from './remote-frames.js';
+import { remoteFrame, remoteFrames } from './remote-frames.js';
 
 type Point = { x: number; y: number };
 
@@ -63,18 +63,8 @@ export async function locate(driver: PageDriver, point: Point, scroll: Point): P
     throw err;
   }
   const frameId = r.frameId ?? driver.mainFrameId;
-  if (frameId !== driver.mainFrameId && driver.remote) {
-    // An iframe inside a cross-site iframe is not entered (nor is its document in the snapshot): the point
-    // holds that iframe element.
-    const owner = await driver.send('DOM.getFrameOwner', { frameId });
-    return {
-      driver,
-      frameId: driver.mainFrameId,
-      backendNodeId: owner.backendNodeId,
-      local: point,
-      origin: { x: 0, y: 0 },
-    };
-  }
+  // A frame of this session's process: the page's own iframes, or one inside a cross-site iframe (its
+  // session sees its own process's frames as the page's does).
   if (frameId !== driver.mainFrameId) {
     const owner = await driver.send('DOM.getFrameOwner', { frameId });
     const o = await contentOrigin(driver, owner.backendNodeId);
@@ -270,6 +260,16 @@ export async function frameDriver(
     };
   }
   const owner = await driver.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
-  if (!owner) return null;
-  return { driver, frameId: frame, origin: await contentOrigin(driver, owner.backendNodeId) };
+  if (owner) return { driver, frameId: frame, origin: await contentOrigin(driver, owner.backendNodeId) };
+  // A frame inside a cross-site iframe: its session holds it, placed inside that iframe.
+  for (const r of await remoteFrames(driver)) {
+    const inner = await r.driver.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
+    if (!inner) continue;
+    const [o, i] = await Promise.all([
+      contentOrigin(driver, r.ownerBackendNodeId),
+      contentOrigin(r.driver, inner.backendNodeId),
+    ]);
+    return { driver: r.driver, frameId: frame, origin: { x: o.x + i.x, y: o.y + i.y } };
+  }
+  return null;
 }

@@ -83,6 +83,7 @@ async function indexOf(
   ]);
   const doc = snap.documents[0];
   const devicePerCss = doc?.contentWidth && cssContentWidth ? doc.contentWidth / cssContentWidth : 1;
+  const remoteSnaps = remote.map((f) => f?.snapshot);
   const frameSnaps: FrameSnapshot[] = remote
     .filter((f): f is { ownerBackendNodeId: number; snapshot: Snapshot } => f !== null)
     .map((f) => ({ ...f, devicePerCss }));
@@ -97,7 +98,12 @@ async function indexOf(
   await measureKept(
     index,
     (frameId) => {
-      const remote = frames.find((f) => f.driver.mainFrameId === frameId)?.driver;
+      // A frame of a cross-site frame's process (itself, or one nested in it) is measured through its session.
+      const remote = frames.find(
+        (f, i) =>
+          f.driver.mainFrameId === frameId ||
+          remoteSnaps[i]?.documents.some((d) => remoteSnaps[i]?.strings[d.frameId] === frameId),
+      )?.driver;
       if (remote) return { driver: remote, frameId };
       return { driver, frameId: frameId || driver.mainFrameId };
     },

@@ -68,29 +68,29 @@ export class SnapshotIndex {
     const root: Placement = { doc: main, offset: { x: 0, y: 0 }, clip: all };
     this.placements.push(root);
     const queue: Placement[] = [root];
+    // Each cross-site frame's snapshot holds its document and the frames of its own process below it.
     const extra = frames
       .filter((f) => f.snapshot.documents[0] !== undefined)
       .map((f) => ({
         f,
-        doc: new SnapshotDoc(
-          f.snapshot.strings,
-          f.snapshot.documents[0] as Snapshot['documents'][number],
-          f.devicePerCss,
-          f.snapshot.strings[f.snapshot.documents[0]?.frameId ?? -1] ?? '',
+        docs: f.snapshot.documents.map(
+          (d) => new SnapshotDoc(f.snapshot.strings, d, f.devicePerCss, f.snapshot.strings[d.frameId] ?? ''),
         ),
       }));
+    // Document indexes are per snapshot: a document's child documents are looked up in its own snapshot.
+    const groupOf = new Map<SnapshotDoc, SnapshotDoc[]>(docs.map((d) => [d, docs]));
+    for (const e of extra) for (const d of e.docs) groupOf.set(d, e.docs);
     while (queue.length > 0) {
       const parent = queue.shift() as Placement;
       const d = parent.doc;
+      const group = groupOf.get(d) ?? [];
       for (let ni = 0; ni < d.nodeCount; ni++) {
         if (d.tag(ni) !== 'IFRAME' && d.tag(ni) !== 'FRAME') continue;
-        // Document indexes are per snapshot: only the page's own snapshot's are resolved here (the iframes
-        // of a cross-site iframe are not entered, live or here).
-        const childIndex = docs.includes(d) ? d.contentDocument(ni) : undefined;
+        const childIndex = d.contentDocument(ni);
         const child =
           childIndex !== undefined
-            ? docs[childIndex]
-            : extra.find((e) => d === main && e.f.ownerBackendNodeId === d.backendId(ni))?.doc;
+            ? group[childIndex]
+            : extra.find((e) => d === main && e.f.ownerBackendNodeId === d.backendId(ni))?.docs[0];
         const b = d.boundsOf(ni);
         if (!child || !b || child.layoutCount === 0) continue;
         const cx = b.x + d.px(ni, 'border-left-width') + d.px(ni, 'padding-left');

@@ -3,6 +3,7 @@
 // canvas chart (Chart.js), and the page background. Truth: the server's action log.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
 import { assertRefused, cmd, corpusForFile } from './harness.js';
 
 const ctx = corpusForFile();
@@ -58,6 +59,35 @@ describe('iframes', () => {
       assert.deepEqual(await ctx.rw.actionsAfter(run), []);
     });
   }
+});
+
+describe('a frame inside a cross-site frame', () => {
+  const inner = (page: Page) =>
+    page.frameLocator('#frame-outer').frameLocator('#frame-nested').locator('#row-TCK-7741 a.delete');
+  const queue = (page: Page) => page.frames().find((f) => f.url().includes('frame=nested')) as Frame;
+
+  test('a still click is OK and names the link inside; after a re-sort inside: STALE_TARGET', async () => {
+    let { run, page } = await ctx.rw.open('nest');
+    let shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, await ctx.rw.centre(inner(page)), {
+      text: 'Delete',
+      context: 'TCK-7741',
+    });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.ok(r.landed?.frame, 'landed names an element inside the frame');
+    assert.match(r.landed?.context ?? '', /TCK-7741/);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual([acts[0]?.do, acts[0]?.id, acts[0]?.frame], ['delete', 'TCK-7741', 'nested']);
+
+    ({ run, page } = await ctx.rw.open('nest'));
+    const at = await ctx.rw.centre(inner(page));
+    shot = await ctx.tc.screenshot();
+    await cmd(queue(page), 'resort');
+    const stale = await ctx.rw.click(shot, at);
+    assertRefused(stale, 'STALE_TARGET');
+    assert.match(stale.message, /TCK-7741/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
 });
 
 describe('scrolling: a scroll container and a sticky header', () => {
