@@ -17,12 +17,12 @@ import { type ClickReport, fmtPoint } from './verdicts.js';
 const TICK_WATCH_MS = 1000;
 const TICK_STEP_MS = 100;
 
-/** For each capture-side part: whether a sibling record at capture held something else there. */
+/** For each capture-side part: whether no sibling record at capture held the same there (it names the record). */
 function distinctAtCapture(a: Attempt): boolean[] | null {
   const c = a.captured;
   if (!c) return null;
   try {
-    return c.doc.kit.distinctParts(c.index);
+    return c.doc.kit.uniqueParts(c.index);
   } catch {
     return null;
   }

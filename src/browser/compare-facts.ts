@@ -31,7 +31,7 @@ export interface CompareRules {
    * set aside unless they were all that told the record apart.
    */
   ticking?: ReadonlySet<number>;
-  /** For each capture-side part: whether a sibling record held something else there (identity.ts). */
+  /** For each capture-side part: whether it alone names the record among its siblings (identity.ts uniqueParts). */
   distinct?: readonly boolean[] | null;
 }
 

@@ -28,7 +28,7 @@ function guardMain(
     /** What el and its record were at arming; a mutation since (dirty) is judged against it at the next event. */
     base: Signature;
     dirty: boolean;
-    /** For each part of the record at arming: whether a sibling record held something else there. */
+    /** For each part of the record at arming: whether no sibling record held the same there. */
     distinct: boolean[];
     /** Parts (indexes at arming) the check saw ticking in place: they may tick until the press too. */
     tickingParts: Set<number>;
@@ -398,7 +398,7 @@ function guardMain(
       let distinct: boolean[] = [];
       try {
         rec = kit().record(el)?.node ?? null;
-        distinct = (rec && kit().distinctParts(el)) || [];
+        distinct = (rec && kit().uniqueParts(el)) || [];
       } catch {
         rec = null;
       }

@@ -102,6 +102,11 @@ export interface IdentityKit<N> {
    * record apart). Null when n has no record.
    */
   distinctParts(n: N): boolean[] | null;
+  /**
+   * For each part of n's record: whether no sibling record holds the same there (that part alone names the
+   * record: what may hold while a duration ticks). Null when n has no record.
+   */
+  uniqueParts(n: N): boolean[] | null;
 }
 
 export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKit<N> {
@@ -462,15 +467,17 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
   const recordParts = (r: N): string[] => partsOf(r).map((p) => p.part);
   const partOwners = (r: N): N[] => partsOf(r).map((p) => p.owner);
 
-  const distinctParts = (n: N): boolean[] | null => {
+  const compareParts = (n: N, how: 'some' | 'every'): boolean[] | null => {
     const rec = record(n);
     if (!rec) return null;
     const mine = recordParts(rec.node);
     const parent = v.parent(rec.node);
     const sibs = parent === null ? [] : nearSiblings(rec.node, parent).filter((s) => v.tag(s) === rec.tag);
     const theirs = sibs.map(recordParts);
-    return mine.map((p, i) => theirs.some((t) => t[i] !== p));
+    return mine.map((p, i) => theirs.length > 0 && theirs[how]((t) => t[i] !== p));
   };
+  const distinctParts = (n: N) => compareParts(n, 'some');
+  const uniqueParts = (n: N) => compareParts(n, 'every');
 
   const fingerprint = (n: N): Fingerprint<N> => {
     const f: Fingerprint<N> = { tag: v.tag(n), attrs: identityAttrs(n), text: text(n), role: role(n) };
@@ -507,5 +514,6 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     partOwners,
     inLive,
     distinctParts,
+    uniqueParts,
   };
 }
