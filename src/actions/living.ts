@@ -91,7 +91,15 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
   const j = judge(before, live, { ticking, distinct: null });
   if (j.diffs.length === 0) return { refusal: null, setAside: [] };
   const on = (f: ElementFacts) => (f.actionable ?? f).text;
-  const structural = j.diffs.filter((d) => ['node', 'frame', 'role'].includes(d.field));
+  // The page drew the element anew in those ms (a grid cell on a price tick) while the record stayed: the
+  // same thing, not a cover.
+  const redrawn =
+    before.backendNodeId !== live.backendNodeId &&
+    sameThing(before, live) &&
+    (recordChangesWithin(before, live, on(before), on(live), ticking) || namesHeld(a, before, live));
+  const structural = j.diffs.filter(
+    (d) => ['frame', 'role'].includes(d.field) || (d.field === 'node' && !redrawn),
+  );
   if (structural.length > 0) {
     const cover = describeHit(toHit(live));
     return {
@@ -103,9 +111,16 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
       },
     };
   }
-  // The record's own changes must lie in the hovered control's label, or only add to the record (actions
-  // a row shows while it is hovered); anything else changed in the few ms the pointer took is a move.
-  if (!recordChangesWithin(before, live, on(before), on(live), ticking)) {
+  // The record's own changes must lie in the hovered control's label, only add to the record (actions a
+  // row shows while it is hovered), or leave every part that names the record as it was (a mail list shows
+  // actions where the date was while a row is hovered); anything else in those few ms is a move.
+  const answered =
+    recordChangesWithin(before, live, on(before), on(live), ticking) || namesHeld(a, before, live);
+  const record = j.diffs.some((d) => d.field === 'record');
+  if (
+    !answered ||
+    (a.req.strict === true && record && !recordChangesWithin(before, live, on(before), on(live), new Set()))
+  ) {
     const d = j.diffs.find((x) => x.field === 'record') ?? j.diffs[0];
     return {
       setAside: [],
@@ -118,10 +133,43 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
     };
   }
   const setAside: SetAside[] = j.diffs
-    .filter((d) => d.field !== 'record')
+    .filter((d) => d.field !== 'record' && d.field !== 'node')
     .map((d) => ({ what: d.field === 'control' ? 'label' : d.field, was: d.was, now: d.now, why: 'hover' }));
+  if (redrawn)
+    setAside.push({
+      what: 'element',
+      was: before.tag.toLowerCase(),
+      now: live.tag.toLowerCase(),
+      why: 're-rendered',
+    });
   if (setAside.length === 0) setAside.push({ what: 'record', was: on(before), now: on(live), why: 'hover' });
   return { refusal: null, setAside };
+}
+
+/** The same kind of thing with the same name: tag, role, identity attributes and text. */
+function sameThing(x: ElementFacts, y: ElementFacts): boolean {
+  return (
+    x.tag === y.tag &&
+    x.role === y.role &&
+    (x.frame ?? '') === (y.frame ?? '') &&
+    x.text === y.text &&
+    JSON.stringify(x.attrs) === JSON.stringify(y.attrs)
+  );
+}
+
+/**
+ * Whether a part that alone named the record at capture (no sibling held the same) is still in it after the
+ * hover: then it is the same record, and what else it shows is its answer to the pointer. Another record
+ * put there holds none of them. False when no part named it.
+ */
+function namesHeld(a: Attempt, before: ElementFacts, live: ElementFacts): boolean {
+  const unique = distinctAtCapture(a);
+  const was = before.recordParts;
+  const now = live.recordParts;
+  if (!unique || !was || !now || unique.length !== was.length) return false;
+  const ticking = new Set(a.ticking?.indexes ?? []);
+  const naming = was.filter((p, i) => unique[i] && !p.startsWith('~') && !ticking.has(i));
+  return naming.some((p) => now.includes(p));
 }
 
 /**
