@@ -112,7 +112,7 @@ function keyAt(page: Page, s: Subject, p: { x: number; y: number }): Promise<str
       }
       for (let x: Element | null = el; x; ) {
         if (x.matches(rows)) {
-          const link = x.querySelector('a[href*="/rw/act"], ion-button[href]');
+          const link = x.querySelector('a[href*="/rw/act"], ion-button');
           // ion-button takes href as a property (Stencil), a link as an attribute.
           const href = (link as HTMLAnchorElement | null)?.href || link?.getAttribute('href');
           if (href) return new URL(href, location.href).searchParams.get('id');

@@ -184,6 +184,19 @@ function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickRepo
     return report;
   }
   const last = lastEvent(a).type;
+  // A press and a release with no click after them: the page drew the element anew in between (a grid
+  // cell redrawn on a price tick) or the element takes no clicks; either way nothing was clicked.
+  if (
+    a.intent.kind === 'click' &&
+    !report.navigation &&
+    !delivered.some((e) => e.type === last) &&
+    delivered.some((e) => e.type === 'mouseup')
+  ) {
+    report.landed = report.hitNow;
+    report.verdict = 'LANDED_ELSEWHERE';
+    report.message = `Pressed and released on ${describeHit(report.hitNow)} at ${where}, but the browser sent no ${last}: the page replaced the element between the press and the release, or the element takes no clicks (a disabled control), so its click handlers and links did not act${went}. Take a new screenshot and check the page's state before you click again.`;
+    return report;
+  }
   const reached = delivered.find((e) => e.type === last) ?? delivered.at(-1);
   if (!reached) {
     report.landed = null;
