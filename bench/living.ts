@@ -166,8 +166,10 @@ interface Tally {
   wrong: number;
   none: number;
   ms: number[];
+  /** What the pixel guard took of an OK click, where pixels decided. */
+  pixelMs: number[];
 }
-const tally = (): Tally => ({ runs: 0, refused: 0, right: 0, wrong: 0, none: 0, ms: [] });
+const tally = (): Tally => ({ runs: 0, refused: 0, right: 0, wrong: 0, none: 0, ms: [], pixelMs: [] });
 
 function count(t: Tally, acts: Action[], act: string, intended: string | null, refused: boolean) {
   t.runs++;
@@ -220,6 +222,7 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
           await sleep(300);
           const bucket = moved ? t.moved : t.still;
           if (r.verdict === 'OK') bucket.ms.push(ms);
+          if (r.verdict === 'OK' && r.pixels?.costMs !== undefined) bucket.pixelMs.push(r.pixels.costMs);
           else if (!moved) ctx.log(`living: still /rw/${s.page} refused: ${r.message.slice(0, 300)}`);
           count(bucket, srv.actions({ run }), s.act, intended, r.verdict !== 'OK');
         }
@@ -256,6 +259,13 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
         page: `/rw/${s.page}`,
         summary: click,
       });
+      if (t.still.pixelMs.length > 0)
+        out.measures.push({
+          key: `living.${s.page}.pixels`,
+          thing: `/rw/${s.page}: of that, the pixel guard (band cut, clipped re-capture, colour compare)`,
+          page: `/rw/${s.page}`,
+          summary: summarize(t.still.pixelMs),
+        });
       raw[s.page] = { lives: s.lives, ...t };
     }
   } finally {

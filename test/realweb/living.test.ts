@@ -12,6 +12,11 @@ const ctx = corpusForFile();
 const THINK_MS = 600;
 const think = () => new Promise((r) => setTimeout(r, THINK_MS));
 
+/** What the server recorded for a run, as [do, id] pairs, once at least one action arrived. */
+async function actedOn(run: string): Promise<Array<[string | null, string | null]>> {
+  return (await ctx.srv.waitForActions(1, { run })).map((a) => [a.do, a.id]);
+}
+
 async function at(page: Page, selector: string, hasText?: string): Promise<Point> {
   const loc = (hasText ? page.locator(selector, { hasText }) : page.locator(selector)).first();
   // A grid redraws its cells as prices tick: the element found may be replaced before its box is read.
@@ -36,11 +41,7 @@ describe('Vue 3 job list: durations tick, times and progress move, rows keyed by
       assert.equal(r.verdict, 'OK', r.message);
       assert.ok(r.setAside && r.setAside.length > 0, 'the ticking text is named');
       assert.match(r.message, /Running for/);
-      const acts = await ctx.srv.waitForActions(1, { run });
-      assert.deepEqual(
-        acts.map((a) => [a.do, a.id]),
-        [['cancel', id]],
-      );
+      assert.deepEqual(await actedOn(run), [['cancel', id]]);
     });
   }
 
@@ -66,11 +67,7 @@ describe('AG Grid watchlist: prices tick in every row', () => {
     await think();
     const r = await ctx.rw.click(shot, buy);
     assert.equal(r.verdict, 'OK', r.message);
-    const acts = await ctx.srv.waitForActions(1, { run });
-    assert.deepEqual(
-      acts.map((a) => [a.do, a.id]),
-      [['buy', 'GRNT']],
-    );
+    assert.deepEqual(await actedOn(run), [['buy', 'GRNT']]);
 
     ({ run, page } = await ctx.rw.open('prices'));
     buy = await at(page, '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy');
@@ -111,11 +108,7 @@ describe('a Lit app that is one custom element (everything in its shadow root)',
     assert.equal(r.landed?.tag, 'a');
     assert.match(r.landed?.context ?? '', /Alan Turing/);
     assert.match(r.message, /Unfollow/);
-    const acts = await ctx.srv.waitForActions(1, { run });
-    assert.deepEqual(
-      acts.map((a) => [a.do, a.id]),
-      [['unfollow', 'alan']],
-    );
+    assert.deepEqual(await actedOn(run), [['unfollow', 'alan']]);
   });
 
   test('accounts re-sorted inside the component: refused, naming the account it held', async () => {
@@ -139,11 +132,7 @@ describe('a Lit app that is one custom element (everything in its shadow root)',
     await cmd(page, 'say');
     const r = await ctx.rw.click(shot, link);
     assert.equal(r.verdict, 'OK', r.message);
-    const acts = await ctx.srv.waitForActions(1, { run });
-    assert.deepEqual(
-      acts.map((a) => [a.do, a.id]),
-      [['reply', 'MSG-502']],
-    );
+    assert.deepEqual(await actedOn(run), [['reply', 'MSG-502']]);
   });
 });
 
@@ -154,11 +143,7 @@ describe('Vue 3 sheet: rows told apart only by their inputs', () => {
     const shot = await ctx.tc.screenshot();
     const r = await ctx.rw.click(shot, del);
     assert.equal(r.verdict, 'OK', r.message);
-    const acts = await ctx.srv.waitForActions(1, { run });
-    assert.deepEqual(
-      acts.map((a) => [a.do, a.id]),
-      [['delete', 'TCK-7741']],
-    );
+    assert.deepEqual(await actedOn(run), [['delete', 'TCK-7741']]);
   });
 
   test('the values rotated into the same inputs: refused, naming both ids, nothing deleted', async () => {
@@ -187,11 +172,7 @@ describe('a feed: avatars that arrive late, a carousel that advances beside the 
     );
     const r = await ctx.rw.click(shot, link);
     assert.equal(r.verdict, 'OK', r.message);
-    const acts = await ctx.srv.waitForActions(1, { run });
-    assert.deepEqual(
-      acts.map((a) => [a.do, a.id]),
-      [['read', 'TCK-7740']],
-    );
+    assert.deepEqual(await actedOn(run), [['read', 'TCK-7740']]);
   });
 
   test('the slide advanced under the point: refused, nothing viewed', async () => {
@@ -216,11 +197,7 @@ describe('Ionic upload queue (Stencil components, progress rising in every row)'
     await think();
     const r = await ctx.rw.click(shot, open);
     assert.equal(r.verdict, 'OK', r.message);
-    const acts = await ctx.srv.waitForActions(1, { run });
-    assert.deepEqual(
-      acts.map((a) => [a.do, a.id]),
-      [['open', 'TCK-7740']],
-    );
+    assert.deepEqual(await actedOn(run), [['open', 'TCK-7740']]);
   });
 
   test('other uploads written into the same items: refused, nothing opened', async () => {
@@ -242,11 +219,7 @@ describe('Vue 3 colour picker: rows the DOM cannot tell apart (their colour is o
     const r = await ctx.rw.click(shot, use);
     assert.equal(r.verdict, 'OK', r.message);
     assert.match(r.pixels?.why ?? '', /nothing in the DOM tells/);
-    const acts = await ctx.srv.waitForActions(1, { run });
-    assert.deepEqual(
-      acts.map((a) => [a.do, a.id]),
-      [['colour', 'cfd3d7']],
-    );
+    assert.deepEqual(await actedOn(run), [['colour', 'cfd3d7']]);
   });
 
   test('the colours rotated into the same rows: refused by their pixels, nothing posted', async () => {
@@ -273,11 +246,7 @@ describe('a row that shows an action where its time was while hovered (as mail l
       r.setAside?.some((s) => s.why === 'hover'),
       `the hover's answer is named: ${JSON.stringify(r.setAside)}`,
     );
-    const acts = await ctx.srv.waitForActions(1, { run });
-    assert.deepEqual(
-      acts.map((a) => [a.do, a.id]),
-      [['cancel', 'JOB-4105']],
-    );
+    assert.deepEqual(await actedOn(run), [['cancel', 'JOB-4105']]);
   });
 
   test('the time the model meant is replaced by "Retry" under the pointer: COVERED, nothing retried or opened', async () => {
