@@ -139,9 +139,13 @@ function keyAt(page: Page, s: Subject, p: { x: number; y: number }): Promise<str
 }
 
 async function rowTarget(page: Page, s: Subject, i: number): Promise<{ x: number; y: number }> {
-  const b = await page.locator(s.rows).nth(i).locator(s.target).first().boundingBox();
-  if (!b) throw new Error(`/rw/${s.page}: row ${i} has no ${s.target}`);
-  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  const loc = page.locator(s.rows).nth(i).locator(s.target).first();
+  // A grid redraws its cells as prices tick: the element found may be replaced before its box is read.
+  for (let k = 0; k < 10; k++) {
+    const b = await loc.boundingBox({ timeout: 5000 });
+    if (b) return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  }
+  throw new Error(`/rw/${s.page}: row ${i} has no ${s.target}`);
 }
 
 async function open(
@@ -221,9 +225,10 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
           const ms = performance.now() - t0;
           await sleep(300);
           const bucket = moved ? t.moved : t.still;
-          if (r.verdict === 'OK') bucket.ms.push(ms);
-          if (r.verdict === 'OK' && r.pixels?.costMs !== undefined) bucket.pixelMs.push(r.pixels.costMs);
-          else if (!moved) ctx.log(`living: still /rw/${s.page} refused: ${r.message.slice(0, 300)}`);
+          if (r.verdict === 'OK') {
+            bucket.ms.push(ms);
+            if (r.pixels?.costMs !== undefined) bucket.pixelMs.push(r.pixels.costMs);
+          } else if (!moved) ctx.log(`living: still /rw/${s.page} refused: ${r.message.slice(0, 300)}`);
           count(bucket, srv.actions({ run }), s.act, intended, r.verdict !== 'OK');
         }
         for (let i = 0; i < per; i++) {

@@ -142,7 +142,11 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
       now: live.tag.toLowerCase(),
       why: 're-rendered',
     });
-  if (setAside.length === 0) setAside.push({ what: 'record', was: on(before), now: on(live), why: 'hover' });
+  const part = j.diffs.find((d) => d.field === 'record')?.part;
+  const told = (x: string) => setAside.some((t) => t.was.includes(x));
+  if (part && !told(part.was)) setAside.push({ what: 'record', was: part.was, now: part.now, why: 'hover' });
+  else if (setAside.length === 0)
+    setAside.push({ what: 'record', was: on(before), now: on(live), why: 'hover' });
   return { refusal: null, setAside };
 }
 

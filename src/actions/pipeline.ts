@@ -1,6 +1,7 @@
 import { sameElement } from '../browser/compare-facts.js';
 import { toHit } from '../browser/element-facts.js';
 import { pollUntil } from '../browser/errors.js';
+import { toInner } from '../browser/frame-place.js';
 import {
   type ArmOptions,
   armOn,
@@ -184,7 +185,7 @@ async function look(a: Attempt, armMs: number, ticking?: TickingParts): Promise<
   if (!mark) return inspectAndArm(driver, a.vp, a.scrollNow, opts);
   const where = await frameDriver(driver, mark.frame);
   if (!where) return null;
-  const local = { x: a.vp.x - where.origin.x, y: a.vp.y - where.origin.y };
+  const local = toInner(where.place, a.vp);
   return armOn({ ...where, backendNodeId: mark.backendNodeId, local }, opts);
 }
 

@@ -1,5 +1,14 @@
 import type { ElementFacts } from './element-facts.js';
 import { BrowserError } from './errors.js';
+import {
+  compose,
+  type FramePlace,
+  isTranslation,
+  mapBox,
+  placeAt,
+  placeFromBoxModel,
+  toInner,
+} from './frame-place.js';
 import { CANONICAL, INSPECT_AND_ARM } from './guard-script.js';
 import type { PageDriver } from './page-driver.js';
 import { remoteFrame, remoteFrames } from './remote-frames.js';
@@ -27,8 +36,8 @@ export interface LiveTarget {
   frameId: string;
   backendNodeId: number;
   local: Point;
-  /** Where the frame's viewport starts in the page's (0,0 for the page): local + origin = page viewport px. */
-  origin: Point;
+  /** Where the frame's viewport sits in the page's (placeAt(0, 0) for the page): page px = toOuter(place, local). */
+  place: FramePlace;
 }
 
 let tokens = 0;
@@ -38,10 +47,10 @@ const noNode = (err: unknown) =>
   err.code === 'CDP_ERROR' &&
   /No node (found|with given id)|not found/i.test(err.message);
 
-/** Top-left of an iframe element's content box, in CSS px of the viewport of the session that holds it. */
-async function contentOrigin(driver: PageDriver, ownerBackendNodeId: number): Promise<Point> {
+/** Where an iframe element's content sits in the viewport of the session that holds it (through its transform). */
+async function contentPlace(driver: PageDriver, ownerBackendNodeId: number): Promise<FramePlace> {
   const { model } = await driver.send('DOM.getBoxModel', { backendNodeId: ownerBackendNodeId });
-  return { x: model.content[0] ?? 0, y: model.content[1] ?? 0 };
+  return placeFromBoxModel(model);
 }
 
 /**
@@ -67,28 +76,27 @@ export async function locate(driver: PageDriver, point: Point, scroll: Point): P
   // session sees its own process's frames as the page's does).
   if (frameId !== driver.mainFrameId) {
     const owner = await driver.send('DOM.getFrameOwner', { frameId });
-    const o = await contentOrigin(driver, owner.backendNodeId);
-    return {
-      driver,
-      frameId,
-      backendNodeId: r.backendNodeId,
-      local: { x: point.x - o.x, y: point.y - o.y },
-      origin: o,
-    };
+    const place = await contentPlace(driver, owner.backendNodeId);
+    return { driver, frameId, backendNodeId: r.backendNodeId, local: toInner(place, point), place };
   }
   if (driver.page.frames().length > 1) {
     const { node } = await driver.send('DOM.describeNode', { backendNodeId: r.backendNodeId });
     const remote =
       node.frameId && node.nodeName === 'IFRAME' ? await remoteFrame(driver, node.frameId) : undefined;
     if (remote) {
-      const o = await contentOrigin(driver, r.backendNodeId);
-      const local = { x: point.x - o.x, y: point.y - o.y };
+      const place = await contentPlace(driver, r.backendNodeId);
+      // From the whole px the page was hit-tested at, as the frame's snapshot is read.
+      const hit = {
+        x: Math.round(point.x + scroll.x) - scroll.x,
+        y: Math.round(point.y + scroll.y) - scroll.y,
+      };
+      const local = isTranslation(place) ? toInner(place, point) : toInner(place, hit);
       const [sx, sy] = await remote.driver.evaluate<[number, number]>('[scrollX, scrollY]');
       const inner = await locate(remote.driver, local, { x: sx, y: sy });
-      if (inner) return { ...inner, origin: { x: inner.origin.x + o.x, y: inner.origin.y + o.y } };
+      if (inner) return { ...inner, place: compose(place, inner.place) };
     }
   }
-  return { driver, frameId, backendNodeId: r.backendNodeId, local: point, origin: { x: 0, y: 0 } };
+  return { driver, frameId, backendNodeId: r.backendNodeId, local: point, place: placeAt(0, 0) };
 }
 
 /** Hit-tests the point (into iframes) and arms the guard on what is there. */
@@ -171,19 +179,18 @@ export async function armOn(target: LiveTarget, opts: ArmOptions): Promise<LiveF
   const { retargeted: _r, ...facts } = value;
   const out: LiveFacts = { ...facts, backendNodeId, at: { ...target, backendNodeId }, token };
   // Rects come in the frame's own viewport: report them in the page's, like every other number.
-  shiftRects(out, target.origin);
-  if (out.onTop) shiftRects(out.onTop, target.origin);
+  shiftRects(out, target.place);
+  if (out.onTop) shiftRects(out.onTop, target.place);
   // The page's own document has no frame name; a cross-site iframe's driver calls its document "main".
   if (driver.remote || frameId !== driver.mainFrameId) out.frame = frameId;
   else delete out.frame;
   return out;
 }
 
-function shiftRects(f: Omit<ElementFacts, 'backendNodeId'>, o: Point): void {
-  if (o.x === 0 && o.y === 0) return;
-  if (f.rect) f.rect = { ...f.rect, x: f.rect.x + o.x, y: f.rect.y + o.y };
-  if (f.actionable?.rect)
-    f.actionable.rect = { ...f.actionable.rect, x: f.actionable.rect.x + o.x, y: f.actionable.rect.y + o.y };
+function shiftRects(f: Omit<ElementFacts, 'backendNodeId'>, place: FramePlace): void {
+  if (isTranslation(place) && place.origin.x === 0 && place.origin.y === 0) return;
+  if (f.rect) f.rect = mapBox(place, f.rect);
+  if (f.actionable?.rect) f.actionable.rect = mapBox(place, f.actionable.rect);
 }
 
 export interface GuardEvent {
@@ -236,7 +243,7 @@ export async function nodeNow(
     void where.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
     if (r.exceptionDetails) return null;
     const f = r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean };
-    shiftRects(f, where.origin);
+    shiftRects(f, where.place);
     if (frame) f.frame = frame;
     return f;
   } catch {
@@ -248,28 +255,28 @@ export async function nodeNow(
 export async function frameDriver(
   driver: PageDriver,
   frame: string | undefined,
-): Promise<{ driver: PageDriver; frameId: string; origin: Point } | null> {
+): Promise<{ driver: PageDriver; frameId: string; place: FramePlace } | null> {
   if (!frame || frame === driver.mainFrameId)
-    return { driver, frameId: driver.mainFrameId, origin: { x: 0, y: 0 } };
+    return { driver, frameId: driver.mainFrameId, place: placeAt(0, 0) };
   const remote = await remoteFrame(driver, frame);
   if (remote) {
     return {
       driver: remote.driver,
       frameId: remote.frameId,
-      origin: await contentOrigin(driver, remote.ownerBackendNodeId),
+      place: await contentPlace(driver, remote.ownerBackendNodeId),
     };
   }
   const owner = await driver.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
-  if (owner) return { driver, frameId: frame, origin: await contentOrigin(driver, owner.backendNodeId) };
+  if (owner) return { driver, frameId: frame, place: await contentPlace(driver, owner.backendNodeId) };
   // A frame inside a cross-site iframe: its session holds it, placed inside that iframe.
   for (const r of await remoteFrames(driver)) {
     const inner = await r.driver.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
     if (!inner) continue;
     const [o, i] = await Promise.all([
-      contentOrigin(driver, r.ownerBackendNodeId),
-      contentOrigin(r.driver, inner.backendNodeId),
+      contentPlace(driver, r.ownerBackendNodeId),
+      contentPlace(r.driver, inner.backendNodeId),
     ]);
-    return { driver: r.driver, frameId: frame, origin: { x: o.x + i.x, y: o.y + i.y } };
+    return { driver: r.driver, frameId: frame, place: compose(o, i) };
   }
   return null;
 }

@@ -95,19 +95,20 @@ async function indexOf(
       'Take a new screenshot once the page holds still.',
     );
   }
-  await measureKept(
-    index,
-    (frameId) => {
-      // A frame of a cross-site frame's process (itself, or one nested in it) is measured through its session.
-      const remote = frames.find(
-        (f, i) =>
-          f.driver.mainFrameId === frameId ||
-          remoteSnaps[i]?.documents.some((d) => remoteSnaps[i]?.strings[d.frameId] === frameId),
-      )?.driver;
-      if (remote) return { driver: remote, frameId };
-      return { driver, frameId: frameId || driver.mainFrameId };
-    },
-    MEASURE_BUDGET_MS,
-  );
+  const sessionOf = (frameId: string) => {
+    // A frame of a cross-site frame's process (itself, or one nested in it) is asked through its session.
+    const remote = frames.find(
+      (f, i) =>
+        f.driver.mainFrameId === frameId ||
+        remoteSnaps[i]?.documents.some((d) => remoteSnaps[i]?.strings[d.frameId] === frameId),
+    )?.driver;
+    if (remote) return { driver: remote, frameId };
+    return { driver, frameId: frameId || driver.mainFrameId };
+  };
+  await index.placeTransformed(async (frameId, backendNodeId) => {
+    const { model } = await sessionOf(frameId).driver.send('DOM.getBoxModel', { backendNodeId });
+    return model;
+  });
+  await measureKept(index, sessionOf, MEASURE_BUDGET_MS);
   return index;
 }

@@ -1,4 +1,16 @@
 import type { ElementFacts } from './element-facts.js';
+import {
+  type BoxModelQuads,
+  compose,
+  contentSize,
+  type FramePlace,
+  isTranslation,
+  mapBox,
+  placeAt,
+  placeFromBoxModel,
+  toInner,
+  toOuter,
+} from './frame-place.js';
 import { type Box, type Snapshot, SnapshotDoc } from './snapshot-doc.js';
 
 export { SNAPSHOT_STYLES } from './snapshot-doc.js';
@@ -30,11 +42,22 @@ export interface FrameSnapshot {
   devicePerCss: number;
 }
 
-/** Where a document's points sit in the top document: top page point = q + offset; visible only in clip. */
+/** Where a document's points sit in the top document: top page point = toOuter(place, q); visible only in clip. */
 interface Placement {
   doc: SnapshotDoc;
-  offset: { x: number; y: number };
+  place: FramePlace;
   clip: Box;
+  /**
+   * A cross-site frame's document: the live hit-test asks its own process at whole px of the frame, so a
+   * point there is looked up at whole px too.
+   */
+  ownProcess?: true;
+  /** The iframe element that shows this document, in its parent's placement. */
+  owner?: { parent: Placement; ni: number };
+  /** The placement whose document is the top of this one's process (the page, or a cross-site frame). */
+  processTop?: Placement;
+  /** The document's part its frame shows (document px), when a transform turned or scaled it. */
+  shown?: Box;
 }
 
 /**
@@ -65,7 +88,7 @@ export class SnapshotIndex {
     const main = docs[0];
     if (!main) return;
     const all: Box = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };
-    const root: Placement = { doc: main, offset: { x: 0, y: 0 }, clip: all };
+    const root: Placement = { doc: main, place: placeAt(0, 0), clip: all };
     this.placements.push(root);
     const queue: Placement[] = [root];
     // Each cross-site frame's snapshot holds its document and the frames of its own process below it.
@@ -93,17 +116,11 @@ export class SnapshotIndex {
             : extra.find((e) => d === main && e.f.ownerBackendNodeId === d.backendId(ni))?.docs[0];
         const b = d.boundsOf(ni);
         if (!child || !b || child.layoutCount === 0) continue;
-        const cx = b.x + d.px(ni, 'border-left-width') + d.px(ni, 'padding-left');
-        const cy = b.y + d.px(ni, 'border-top-width') + d.px(ni, 'padding-top');
-        const s = child.scroll;
-        const offset = { x: parent.offset.x + cx - s.x, y: parent.offset.y + cy - s.y };
-        const frameBox = {
-          x: parent.offset.x + b.x,
-          y: parent.offset.y + b.y,
-          width: b.width,
-          height: b.height,
-        };
-        const p: Placement = { doc: child, offset, clip: clipTo(parent.clip, frameBox) };
+        const place = compose(parent.place, framePlace(d, ni, b, child.scroll));
+        const p: Placement = { doc: child, place, clip: clipTo(parent.clip, mapBox(parent.place, b)) };
+        if (childIndex === undefined) p.ownProcess = true;
+        p.owner = { parent, ni };
+        p.processTop = p.ownProcess ? p : (parent.processTop ?? root);
         this.placements.push(p);
         const m = this.childOf.get(d) ?? new Map<number, Placement>();
         this.childOf.set(d, m);
@@ -114,7 +131,7 @@ export class SnapshotIndex {
     if (!view) return;
     for (const p of this.placements) {
       const seen = clipTo(view, p.clip);
-      p.doc.keepLayout({ ...seen, x: seen.x - p.offset.x, y: seen.y - p.offset.y });
+      p.doc.keepLayout(mapBox(p.place, seen, true));
     }
   }
 
@@ -125,6 +142,32 @@ export class SnapshotIndex {
   /** Layout boxes this index keeps, over all its documents (what a kept frame costs grows with it). */
   get layoutKept(): number {
     return this.placements.reduce((n, p) => n + p.doc.layoutCount, 0);
+  }
+
+  /**
+   * Frames under a transform that turns or scales them, placed as the live hit-test places them: from the
+   * iframe element's box model (CDP DOM.getBoxModel, asked of the session that holds its document), so
+   * both sides agree to the pixel, which the snapshot's rounded bounds alone cannot.
+   */
+  async placeTransformed(
+    boxModel: (frameId: string, backendNodeId: number) => Promise<BoxModelQuads | null>,
+  ): Promise<void> {
+    for (const p of this.placements) {
+      const owner = p.owner;
+      if (!owner || isTranslation(p.place)) continue;
+      const model = await boxModel(owner.parent.doc.frameId, owner.parent.doc.backendId(owner.ni)).catch(
+        () => null,
+      );
+      if (!model) continue;
+      // The box model is in the viewport of the process's top document: from there, its own placement.
+      const top = owner.parent.processTop ?? owner.parent;
+      const viewportToPage = compose(top.place, placeAt(top.doc.scroll.x, top.doc.scroll.y));
+      const content = placeFromBoxModel(model);
+      const s = p.doc.scroll;
+      p.place = compose(compose(viewportToPage, content), placeAt(-s.x, -s.y));
+      const size = contentSize(model);
+      p.shown = { x: s.x, y: s.y, width: size.width, height: size.height };
+    }
   }
 
   /** Per document, the kept elements to measure live (SnapshotDoc.toMeasure). */
@@ -141,19 +184,14 @@ export class SnapshotIndex {
   private element(p: Placement, ni: number): SnapshotElement | null {
     // <html> may have no layout box of its own: as the page background it spans what its frame shows.
     const b =
-      p.doc.boundsOf(ni) ??
-      (ni === p.doc.documentElement()
-        ? { x: p.clip.x - p.offset.x, y: p.clip.y - p.offset.y, width: p.clip.width, height: p.clip.height }
-        : undefined);
+      p.doc.boundsOf(ni) ?? (ni === p.doc.documentElement() ? mapBox(p.place, p.clip, true) : undefined);
     if (!b) return null;
     const s = this.scroll;
-    const bounds = { x: b.x + p.offset.x, y: b.y + p.offset.y, width: b.width, height: b.height };
-    const facts = p.doc.factsOf(ni, (box) => ({
-      x: box.x + p.offset.x - s.x,
-      y: box.y + p.offset.y - s.y,
-      width: box.width,
-      height: box.height,
-    }));
+    const bounds = mapBox(p.place, b);
+    const facts = p.doc.factsOf(ni, (box) => {
+      const m = mapBox(p.place, box);
+      return { ...m, x: m.x - s.x, y: m.y - s.y };
+    });
     return { index: ni, doc: p.doc, facts, bounds };
   }
 
@@ -165,8 +203,7 @@ export class SnapshotIndex {
   topmostAt(pageX: number, pageY: number, p = this.main): SnapshotElement | null {
     if (!p) return null;
     const d = p.doc;
-    const qx = pageX - p.offset.x;
-    const qy = pageY - p.offset.y;
+    const { x: qx, y: qy } = toInner(p.place, { x: pageX, y: pageY });
     const hits: Array<{ li: number; order: number }> = [];
     for (let li = 0; li < d.layoutCount; li++) {
       if (!inside(d.box(li), qx, qy)) continue;
@@ -189,7 +226,13 @@ export class SnapshotIndex {
     if (ni < 0) return null;
     const child = this.childOf.get(d)?.get(ni);
     if (child && inside(child.clip, pageX, pageY)) {
-      const inner = this.topmostAt(pageX, pageY, child);
+      let at = { x: pageX, y: pageY };
+      const q = toInner(child.place, at);
+      if (child.ownProcess && !isTranslation(child.place))
+        at = toOuter(child.place, { x: Math.round(q.x), y: Math.round(q.y) });
+      // A turned frame's box holds points its content does not: those reach the iframe element's page.
+      const shown = !child.shown || inside(child.shown, q.x, q.y);
+      const inner = shown ? this.topmostAt(at.x, at.y, child) : null;
       if (inner) return inner;
     }
     return this.element(p, d.kit.canonical(ni));
@@ -217,7 +260,7 @@ export class SnapshotIndex {
           (d.style(li, 'cursor') === 'pointer' && !this.hasInteractiveAncestor(d, ni));
         if (!interactive) continue;
         const lb = d.box(li);
-        const b = { x: lb.x + p.offset.x, y: lb.y + p.offset.y, width: lb.width, height: lb.height };
+        const b = mapBox(p.place, lb);
         if (b.width < 2 || b.height < 2 || !intersects(b, viewport) || !intersects(b, p.clip)) continue;
         seen.add(ni);
         const el = this.element(p, ni);
@@ -244,7 +287,7 @@ export class SnapshotIndex {
         if (ni < 0 || d.nodeType(ni) !== ELEMENT_NODE) continue;
         // Bounds first: building facts (text, label, row) for every element of a long page costs tens of ms.
         const lb = d.box(li);
-        const b = { x: lb.x + p.offset.x, y: lb.y + p.offset.y, width: lb.width, height: lb.height };
+        const b = mapBox(p.place, lb);
         if (!intersects(b, view) || !intersects(b, p.clip)) continue;
         const el = this.element(p, ni);
         if (el && el.bounds.width > 0 && el.bounds.height > 0) yield el;
@@ -303,6 +346,53 @@ function clipAt(d: SnapshotDoc, ni: number, x: number, y: number): number | 'cli
   return hit;
 }
 
+/**
+ * Where an iframe's document sits in the document that holds the iframe: its content box's top-left, less
+ * the document's own scroll, through the transforms on the iframe and its ancestors there (a scaled-down
+ * preview). The snapshot's bounds are the transformed box's bounds: their centre is the box's centre, and
+ * the untransformed size is what, turned and scaled, spans them.
+ */
+function framePlace(d: SnapshotDoc, ni: number, b: Box, scroll: { x: number; y: number }): FramePlace {
+  const bl = d.px(ni, 'border-left-width') + d.px(ni, 'padding-left');
+  const bt = d.px(ni, 'border-top-width') + d.px(ni, 'padding-top');
+  const L = linearAt(d, ni);
+  if (!L) return placeAt(b.x + bl - scroll.x, b.y + bt - scroll.y);
+  const [a, bb, c, dd] = L;
+  // |a| W + |c| H = bounds width, |b| W + |d| H = bounds height.
+  const det = Math.abs(a) * Math.abs(dd) - Math.abs(c) * Math.abs(bb);
+  if (Math.abs(det) < 1e-6) return placeAt(b.x + bl - scroll.x, b.y + bt - scroll.y);
+  const W = (Math.abs(dd) * b.width - Math.abs(c) * b.height) / det;
+  const H = (Math.abs(a) * b.height - Math.abs(bb) * b.width) / det;
+  const lin = (x: number, y: number) => ({ x: a * x + c * y, y: bb * x + dd * y });
+  // A point q of the document: centre + L·(content top-left from the centre + q − scroll).
+  const t = lin(-W / 2 + bl - scroll.x, -H / 2 + bt - scroll.y);
+  return {
+    origin: { x: b.x + b.width / 2 + t.x, y: b.y + b.height / 2 + t.y },
+    ex: lin(1, 0),
+    ey: lin(0, 1),
+  };
+}
+
+/** The linear part of the transforms on an element and its ancestors in its document; null when none. */
+function linearAt(d: SnapshotDoc, ni: number): Linear | null {
+  let L: Linear = [1, 0, 0, 1];
+  let any = false;
+  for (let n: number | null = ni; n !== null; n = d.parent(n)) {
+    const t = d.styleOfNode(n, 'transform');
+    if (!t || t === 'none') continue;
+    const m = linearOf(t);
+    if (!m) return null;
+    L = [
+      m[0] * L[0] + m[2] * L[1],
+      m[1] * L[0] + m[3] * L[1],
+      m[0] * L[2] + m[2] * L[3],
+      m[1] * L[2] + m[3] * L[3],
+    ];
+    any = true;
+  }
+  return any ? L : null;
+}
+
 type Linear = [number, number, number, number];
 
 /** The linear part of a computed `transform` (`matrix(a, b, c, d, e, f)`); null for none or 3D. */
@@ -320,23 +410,8 @@ function linearOf(transform: string): Linear | null {
  * the untransformed size. A text box is judged by its element.
  */
 function insideShape(d: SnapshotDoc, ni: number, x: number, y: number): boolean {
-  let L: Linear = [1, 0, 0, 1];
-  let any = false;
-  for (let n: number | null = ni; n !== null; n = d.parent(n)) {
-    const t = d.styleOfNode(n, 'transform');
-    if (!t || t === 'none') continue;
-    const m = linearOf(t);
-    if (!m) return true;
-    // Outer transforms apply after inner ones: L = M_outer · L.
-    L = [
-      m[0] * L[0] + m[2] * L[1],
-      m[1] * L[0] + m[3] * L[1],
-      m[0] * L[2] + m[2] * L[3],
-      m[1] * L[2] + m[3] * L[3],
-    ];
-    any = true;
-  }
-  if (!any) return true;
+  const L = linearAt(d, ni);
+  if (!L) return true;
   const b = d.boundsOf(ni);
   const size = d.offsetSizeOf(ni);
   // SVG shapes have no offset box: their bounds are all there is.

@@ -90,6 +90,44 @@ describe('a frame inside a cross-site frame', () => {
   });
 });
 
+describe('frames under CSS transforms', () => {
+  for (const which of ['tilted', 'scaled'] as const) {
+    const how = which === 'tilted' ? 'a same-origin frame turned -4°' : 'a cross-site frame scaled ×0.75';
+    test(`${how}: a still click deletes the row shown there; after a re-sort inside: STALE_TARGET`, async () => {
+      const link = (page: Page) => page.frameLocator(`#frame-${which}`).locator('#row-TCK-7738 a.delete');
+      const inner = (page: Page) => page.frames().find((f) => f.url().includes(`frame=${which}`)) as Frame;
+      // Where the link is on screen. Playwright places a cross-site frame's elements by the frame's offset
+      // alone (a scaled frame's link comes out where it would be unscaled), so there the page's own numbers
+      // say it: the frame's box, and the link's box in the frame, scaled ×0.75 from the top-left.
+      const where = async (page: Page) => {
+        if (which === 'tilted') return ctx.rw.centre(link(page));
+        const box = await page.locator('#frame-scaled').boundingBox();
+        const r = await link(page).evaluate((a) => a.getBoundingClientRect().toJSON());
+        assert.ok(box);
+        return { x: box.x + 0.75 * (r.x + r.width / 2), y: box.y + 0.75 * (r.y + r.height / 2) };
+      };
+      let { run, page } = await ctx.rw.open('turned');
+      await link(page).waitFor();
+      let shot = await ctx.tc.screenshot();
+      const r = await ctx.rw.click(shot, await where(page), {
+        text: 'Delete',
+        context: 'TCK-7738',
+      });
+      assert.equal(r.verdict, 'OK', r.message);
+      const acts = await ctx.srv.waitForActions(1, { run });
+      assert.deepEqual([acts[0]?.do, acts[0]?.id, acts[0]?.frame], ['delete', 'TCK-7738', which]);
+
+      ({ run, page } = await ctx.rw.open('turned'));
+      await link(page).waitFor();
+      const at = await where(page);
+      shot = await ctx.tc.screenshot();
+      await cmd(inner(page), 'resort');
+      assertRefused(await ctx.rw.click(shot, at), 'STALE_TARGET');
+      assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+    });
+  }
+});
+
 describe('scrolling: a scroll container and a sticky header', () => {
   test('a row in a scroll container is OK; after the container scrolled: STALE_TARGET, nothing deleted', async () => {
     let { run, page } = await ctx.rw.open('scroll');
