@@ -142,12 +142,21 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
       now: live.tag.toLowerCase(),
       why: 're-rendered',
     });
-  const part = j.diffs.find((d) => d.field === 'record')?.part;
+  const part = textChanged(before, live) ?? j.diffs.find((d) => d.field === 'record')?.part;
   const told = (x: string) => setAside.some((t) => t.was.includes(x));
   if (part && !told(part.was)) setAside.push({ what: 'record', was: part.was, now: part.now, why: 'hover' });
   else if (setAside.length === 0)
     setAside.push({ what: 'record', was: on(before), now: on(live), why: 'hover' });
   return { refusal: null, setAside };
+}
+
+/** The first text of the record that reads otherwise after the hover (what a person sees change). */
+function textChanged(before: ElementFacts, live: ElementFacts): { was: string; now: string } | undefined {
+  const texts = (f: ElementFacts) => (f.recordParts ?? []).filter((p) => /^~?t:/.test(p)).map(partText);
+  const a = texts(before);
+  const b = texts(live);
+  const k = a.findIndex((t, i) => t !== b[i]);
+  return k < 0 ? undefined : { was: a[k] ?? '', now: b[k] ?? '' };
 }
 
 /** The same kind of thing with the same name: tag, role, identity attributes and text. */

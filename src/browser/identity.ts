@@ -361,7 +361,7 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
       if (there === null || v.tag(there) !== wantTag || role(there) !== wantRole) return false;
       return !sameLabel || label(there) === wantLabel;
     };
-    const found = (r: N): RecordOf<N> => ({ node: r, tag: v.tag(r), text: text(r, 300) });
+    const found = (r: N): RecordOf<N> => ({ node: r, tag: v.tag(r), text: reading(r) || text(r, 300) });
     for (const c of chain) {
       if (nearSiblings(c.r, c.parent).some((s) => holdsSame(s, c, true))) return found(c.r);
     }
@@ -465,6 +465,24 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return out;
   };
   const recordParts = (r: N): string[] => partsOf(r).map((p) => p.part);
+  // What a person reads in a record: its texts and what its text fields hold, in order ("TCK-7741 Export
+  // to CSV cuts long names ✕" for a row of inputs, where its text alone is "✕").
+  const reading = (r: N): string => {
+    const said = partsOf(r).filter(({ part, owner }) => {
+      if (/^~?t:/.test(part)) return true;
+      if (!part.startsWith('v:') || v.tag(owner) === 'SELECT') return false;
+      const type = (v.attrs(owner).type ?? '').toLowerCase();
+      return !['checkbox', 'radio', 'password', 'hidden', 'range', 'color'].includes(type);
+    });
+    // Text nodes side by side in one element read as one word ("@" and "alan" from a template: "@alan").
+    let out = '';
+    said.forEach((p, i) => {
+      const prev = said[i - 1];
+      const joined = prev && prev.owner === p.owner && /^~?t:/.test(prev.part) && /^~?t:/.test(p.part);
+      out += (joined || i === 0 ? '' : ' ') + p.part.replace(/^~?[a-z]:/, '');
+    });
+    return norm(out, 300);
+  };
   const partOwners = (r: N): N[] => partsOf(r).map((p) => p.owner);
 
   const compareParts = (n: N, how: 'some' | 'every'): boolean[] | null => {

@@ -253,4 +253,33 @@ describe('verdicts from real pages', () => {
     // Reversed: row 4 of the re-sorted table is TCK-7741.
     assert.equal(`${a?.do} ${a?.id}`, 'archive TCK-7741');
   });
+
+  test('a living page through the client: a ticking duration is set aside and named; strict refuses it', async () => {
+    const run = 'living-mcp';
+    // Cancel of JOB-4103, row 3 of /rw/jobs (fixtures/realweb/README.md): x 1198.6, rows of 52 px from y 80.
+    const at = { x: 1198.6, y: 80 + 52 * 2 + 26 };
+    await mcp.call('browser_navigate', { url: srv.url('/rw/jobs', { run }) });
+    await sleep(300);
+    let f = await frameOf(mcp);
+    let p = imagePx(f, at);
+    await sleep(600); // the durations tick while the model thinks
+    const strict = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y, strict: true });
+    assert.equal(strict.isError, true);
+    assert.equal(structured<Report>(strict).verdict, 'STALE_TARGET', text(strict));
+    await sleep(300);
+    assert.equal(srv.actions({ run }).length, 0, 'nothing cancelled');
+    f = await frameOf(mcp);
+    p = imagePx(f, at);
+    await sleep(600);
+    const ok = await mcp.call('browser_click', { frame: f.id, x: p.x, y: p.y });
+    const s = structured<Report & { setAside?: Array<{ why: string; was: string; now: string }> }>(ok);
+    assert.equal(s.verdict, 'OK', text(ok));
+    assert.ok(
+      s.setAside?.some((x) => /Running for/.test(x.was)),
+      JSON.stringify(s.setAside),
+    );
+    assert.match(text(ok), /not part of the record/);
+    const [a] = await srv.waitForActions(1, { run });
+    assert.equal(`${a?.do} ${a?.id}`, 'cancel JOB-4103');
+  });
 });
