@@ -18,7 +18,7 @@ const TICK_WATCH_MS = 1000;
 const TICK_STEP_MS = 100;
 
 /** For each capture-side part: whether no sibling record at capture held the same there (it names the record). */
-function distinctAtCapture(a: Attempt): boolean[] | null {
+function uniqueAtCapture(a: Attempt): boolean[] | null {
   const c = a.captured;
   if (!c) return null;
   try {
@@ -45,7 +45,7 @@ function changesSinceFrame(a: Attempt, f: LiveFacts, nowIndex: number): number {
 export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judgement> {
   const then = (a.captured as NonNullable<Attempt['captured']>).facts;
   const strict = a.req.strict === true;
-  const distinct = strict ? null : distinctAtCapture(a);
+  const distinct = strict ? null : uniqueAtCapture(a);
   let look = seen;
   let j = judge(then, look, { strict, distinct });
   const lastText = new Map<number, string>();
@@ -79,7 +79,7 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
 }
 
 /**
- * The page's answer to trueclick's pointer, between the look before the move (`a.before`) and the armed
+ * The page's answer to trueclick's pointer, between the look before the move (`a.seen`) and the armed
  * check after it (`a.live`): the hovered control may change its own label, classes and styles; another
  * element put under the point is COVERED; anything else in the record is a move.
  */
@@ -91,12 +91,14 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
   const j = judge(before, live, { ticking, distinct: null });
   if (j.diffs.length === 0) return { refusal: null, setAside: [] };
   const on = (f: ElementFacts) => (f.actionable ?? f).text;
+  // The record's own changes must lie in the hovered control's label, only add to the record (actions a
+  // row shows while it is hovered), or leave a part that names the record as it was (a mail list shows
+  // actions where the date was while a row is hovered); anything else in those few ms is a move.
+  const answered =
+    recordChangesWithin(before, live, on(before), on(live), ticking) || namesHeld(a, before, live);
   // The page drew the element anew in those ms (a grid cell on a price tick) while the record stayed: the
   // same thing, not a cover.
-  const redrawn =
-    before.backendNodeId !== live.backendNodeId &&
-    sameThing(before, live) &&
-    (recordChangesWithin(before, live, on(before), on(live), ticking) || namesHeld(a, before, live));
+  const redrawn = before.backendNodeId !== live.backendNodeId && sameThing(before, live) && answered;
   const structural = j.diffs.filter(
     (d) => ['frame', 'role'].includes(d.field) || (d.field === 'node' && !redrawn),
   );
@@ -111,11 +113,6 @@ export function judgeHover(a: Attempt): { refusal: ClickReport | null; setAside:
       },
     };
   }
-  // The record's own changes must lie in the hovered control's label, only add to the record (actions a
-  // row shows while it is hovered), or leave every part that names the record as it was (a mail list shows
-  // actions where the date was while a row is hovered); anything else in those few ms is a move.
-  const answered =
-    recordChangesWithin(before, live, on(before), on(live), ticking) || namesHeld(a, before, live);
   const record = j.diffs.some((d) => d.field === 'record');
   if (
     !answered ||
@@ -176,7 +173,7 @@ function sameThing(x: ElementFacts, y: ElementFacts): boolean {
  * put there holds none of them. False when no part named it.
  */
 function namesHeld(a: Attempt, before: ElementFacts, live: ElementFacts): boolean {
-  const unique = distinctAtCapture(a);
+  const unique = uniqueAtCapture(a);
   const was = before.recordParts;
   const now = live.recordParts;
   if (!unique || !was || !now || unique.length !== was.length) return false;

@@ -78,8 +78,9 @@ const TONES_ALIKE = 0.75;
 export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
   const { frame, captured } = a;
   if (!frame || !captured || a.byMark) return null;
-  const alike = pixelOnly(captured.facts) ? null : recordAlikeInDom(captured);
-  const why = pixelOnly(captured.facts) ?? alike?.why;
+  const only = pixelOnly(captured.facts);
+  const alike = only ? null : recordAlikeInDom(captured);
+  const why = only ?? alike?.why;
   if (!why) return null;
   // What tells such a record apart may be drawn anywhere in it (a colour chip left of the button).
   if (alike) a.pixelArea = alike.area;

@@ -43,9 +43,13 @@ export class Corpus {
     return { run, page };
   }
 
-  /** Centre of an element in CSS viewport px, as the page lays it out (inside iframes too). */
+  /**
+   * Centre of an element in CSS viewport px, as the page lays it out (inside iframes too). A grid redraws
+   * its cells as prices tick: the element found may be replaced before its box is read, so it is read again.
+   */
   async centre(loc: Locator): Promise<Point> {
-    const b = await loc.boundingBox();
+    let b = await loc.boundingBox();
+    for (let i = 0; !b && i < 10; i++) b = await loc.boundingBox();
     assert.ok(b, 'target has a box');
     return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
   }

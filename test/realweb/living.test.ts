@@ -17,14 +17,8 @@ async function actedOn(run: string): Promise<Array<[string | null, string | null
   return (await ctx.srv.waitForActions(1, { run })).map((a) => [a.do, a.id]);
 }
 
-async function at(page: Page, selector: string, hasText?: string): Promise<Point> {
-  const loc = (hasText ? page.locator(selector, { hasText }) : page.locator(selector)).first();
-  // A grid redraws its cells as prices tick: the element found may be replaced before its box is read.
-  for (let i = 0; i < 10; i++) {
-    const b = await loc.boundingBox();
-    if (b) return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
-  }
-  return ctx.rw.centre(loc);
+function at(page: Page, selector: string, hasText?: string): Promise<Point> {
+  return ctx.rw.centre((hasText ? page.locator(selector, { hasText }) : page.locator(selector)).first());
 }
 
 describe('Vue 3 job list: durations tick, times and progress move, rows keyed by index', () => {
