@@ -55,7 +55,7 @@ export class Corpus {
   }
 
   /** Clicks a CSS point read off this frame as a model would: in the frame's image px. */
-  click(shot: Screenshot, css: Point, expect?: Expect): Promise<ClickReport> {
+  click(shot: Screenshot, css: Point, expect?: Expect): ReturnType<TrueclickSession['click']> {
     const { image, css: c } = shot.frame.geometry;
     const req: Parameters<TrueclickSession['click']>[0] = {
       frame: shot.frame.id,

@@ -53,6 +53,33 @@ describe('Vue 3 job list: durations tick, times and progress move, rows keyed by
   }
 });
 
+describe('a job row that opens a tab or raises a dialog while its duration ticks', () => {
+  test('Logs opens a new tab (reported and followed); the server records that job', async () => {
+    const { run, page } = await ctx.rw.open('jobs');
+    const logs = await at(page, '.job:has(.id:text-is("JOB-4103")) a.logs');
+    const shot = await ctx.tc.screenshot();
+    await think();
+    const r = await ctx.rw.click(shot, logs);
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.match(r.newTab?.url ?? '', /do=logs&id=JOB-4103/, JSON.stringify(r.newTab));
+    assert.deepEqual(await actedOn(run), [['logs', 'JOB-4103']]);
+  });
+
+  test("Restart raises the browser's confirm: reported, nothing sent until it is answered, then that job", async () => {
+    const { run, page } = await ctx.rw.open('jobs');
+    const restart = await at(page, '.job:has(.id:text-is("JOB-4105")) button.restart');
+    const shot = await ctx.tc.screenshot();
+    await think();
+    const r = await ctx.rw.click(shot, restart);
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.dialog?.type, 'confirm');
+    assert.match(r.dialog?.message ?? '', /JOB-4105/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+    await ctx.tc.handleDialog(true);
+    assert.deepEqual(await actedOn(run), [['restart', 'JOB-4105']]);
+  });
+});
+
 describe('AG Grid watchlist: prices tick in every row', () => {
   test('Buy on a row whose price ticked is OK; with strict, the same click is refused', async () => {
     let { run, page } = await ctx.rw.open('prices');
