@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../dist/fixtures/server.js';
+import { ExtensionRelay } from '../dist/src/browser/extension/relay.js';
 import {
   PRESET_NAMES,
   presetFor,
@@ -16,6 +17,7 @@ import {
 } from '../dist/src/geometry/index.js';
 import { drawLabels, resizeToWidth } from '../dist/src/image/draw.js';
 import { TrueclickSession } from '../dist/src/index.js';
+import { startUserBrowser } from '../dist/test/helpers/user-browser.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OUT = process.env.DOCS_OUT ?? join(ROOT, 'docs');
@@ -157,6 +159,27 @@ try {
       pointAt(sf, { x: pagePt[0], y: pagePt[1] }, `(${nums(pagePt)}) read as viewport CSS px`, BAD),
     ]),
   );
+  // 7. The extension's connect page, as a person sees it after opening the link trueclick gives.
+  const relay = await ExtensionRelay.start();
+  const user = await startUserBrowser();
+  try {
+    const blank = user.context.pages();
+    for (const name of ['list', 'components', 'overlays']) {
+      const tab = await user.context.newPage();
+      await tab.goto(srv.url(`/rw/${name}`, { run: 'docs' }));
+    }
+    for (const tab of blank) await tab.close();
+    const connect = await user.context.newPage();
+    await connect.goto(relay.connectUrl);
+    await connect.waitForURL(/^chrome-extension:/);
+    await connect.locator('li').nth(2).waitFor();
+    const png = await connect.screenshot();
+    writeFileSync(join(PICS, 'connect.png'), await resizeToWidth(png, WIDTH));
+    made.push('pictures/connect.png');
+  } finally {
+    await user.close();
+    await relay.close();
+  }
 } finally {
   await session.close();
   await srv.close();

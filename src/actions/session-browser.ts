@@ -1,3 +1,4 @@
+import { BrowserError } from '../browser/errors.js';
 import type { BrowserHandle } from '../browser/launch.js';
 import { moveTab } from '../browser/navigation.js';
 import type { PageDriver } from '../browser/page-driver.js';
@@ -65,10 +66,13 @@ export class SessionBrowser {
     this.opening ??= this.o.open().finally(() => {
       this.opening = undefined;
     });
-    this.adopt(await this.opening);
+    const fresh = await this.opening;
+    this.adopt(fresh);
     if (this.lost) {
       this.lost = false;
-      this.notice = 'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
+      this.notice =
+        fresh.regained ??
+        'The browser or tab had closed; trueclick started a new one (earlier frames are void).';
     }
     return this.tabSet as TabSet;
   }
@@ -106,6 +110,13 @@ export class SessionBrowser {
       ? `The tab's page crashed (its renderer died); trueclick replaced the tab${again ? ` and opened ${url} again` : ''} (frames of the old tab are void).`
       : `The page at ${url} stopped answering (a script kept it busy past trueclick's budget); trueclick closed its tab and opened a blank one (frames of the old tab are void). Navigate again to retry it.`;
     return driver;
+  }
+
+  /** A call that failed because the tab went: the browser's source may say why, and what to do. */
+  async explain(err: unknown): Promise<unknown> {
+    const why = this.handle?.whyLost;
+    if (!(err instanceof BrowserError) || err.code !== 'PAGE_CLOSED' || !why) return err;
+    return (await why()) ?? err;
   }
 
   takeNotice(): string | undefined {

@@ -110,6 +110,11 @@ export class TrueclickSession {
     return this.browser.takeNotice();
   }
 
+  /** A failure because the tab went, told as its source knows it (e.g. the user stopped sharing it). */
+  explain(err: unknown): Promise<unknown> {
+    return this.browser.explain(err);
+  }
+
   /** The dialog the active tab shows, if any (the page is frozen until it is answered). */
   get dialog(): DialogInfo | null {
     return this.browser.dialog;

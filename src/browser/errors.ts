@@ -4,6 +4,7 @@ export type BrowserErrorCode =
   | 'NO_BROWSER'
   | 'LAUNCH_FAILED'
   | 'CONNECT_FAILED'
+  | 'NOT_SHARED'
   | 'TIMEOUT'
   | 'PAGE_CLOSED'
   | 'CAPTURE_FAILED'
@@ -15,6 +16,7 @@ const KIND: Record<BrowserErrorCode, ErrorKind> = {
   NO_BROWSER: 'browser_gone',
   LAUNCH_FAILED: 'browser_gone',
   CONNECT_FAILED: 'browser_gone',
+  NOT_SHARED: 'browser_gone',
   PAGE_CLOSED: 'browser_gone',
   TIMEOUT: 'timeout',
   NAVIGATION_FAILED: 'bad_input',

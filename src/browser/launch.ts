@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { findDevToolsEndpoint } from './auto-connect.js';
 import { findChromium } from './chromium-path.js';
 import { BrowserError } from './errors.js';
 import { frontPage } from './front-tab.js';
@@ -23,6 +24,8 @@ export interface BrowserOptions {
   isolated?: boolean;
   /** A persistent profile (a user's logins): Chromium runs with this user-data folder. */
   userDataDir?: string;
+  /** Attach to the running Chrome that allows remote debugging (its DevToolsActivePort, in userDataDir if set). */
+  autoConnect?: boolean;
   /** A Playwright storage state file (cookies, local storage) the session's context starts with. */
   storageState?: string;
   extraArgs?: string[];
@@ -56,10 +59,14 @@ export interface BrowserHandle {
   blocked: BlockedRequest[];
   /** Whether the browser behind the handle is still there. */
   isConnected(): boolean;
+  /** What the agent hears when this handle replaced one that was lost (default: a new browser started). */
+  regained?: string;
+  /** Why the tab went, when its source knows better than "it closed" (the user stopped sharing it). */
+  whyLost?: () => Promise<Error | undefined>;
   close(): Promise<void>;
 }
 
-type Metrics = { width: number; height: number; deviceScaleFactor: number } | null;
+export type Metrics = { width: number; height: number; deviceScaleFactor: number } | null;
 
 /** A CDP session of our own on the page, with the viewport and scale factor the session runs at. */
 async function driverWith(context: BrowserContext, page: Page, metrics: Metrics): Promise<PageDriver> {
@@ -201,9 +208,11 @@ export async function contextOn(
 
 /**
  * A browser of the session's own: launched, connected to a browser server (--browser-endpoint), attached
- * over CDP (--cdp-endpoint), or a persistent profile (--user-data-dir).
+ * over CDP (--cdp-endpoint, or --auto-connect to the running browser that allows it), or a persistent
+ * profile (--user-data-dir).
  */
 export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHandle> {
+  if (opts.autoConnect) return attach(opts, await findDevToolsEndpoint(opts.userDataDir));
   if (opts.cdpEndpoint) return attach(opts);
   if (opts.userDataDir) return persistent(opts);
   const remote = Boolean(opts.browserEndpoint);
@@ -263,8 +272,7 @@ async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
  * Attaches to a running Chromium over CDP. Without `isolated` the user's own tabs are used (the one in
  * front, see frontPage) and never closed by us.
  */
-async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
-  const endpoint = opts.cdpEndpoint ?? '';
+async function attach(opts: BrowserOptions, endpoint = opts.cdpEndpoint ?? ''): Promise<BrowserHandle> {
   let browser: Browser;
   try {
     browser = await chromium.connectOverCDP(endpoint, { timeout: 15_000 });
@@ -272,7 +280,9 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
     throw new BrowserError(
       'CONNECT_FAILED',
       `Could not attach to a browser at ${endpoint}: ${(err as Error).message.split('\n')[0]}`,
-      'Start Chromium with --remote-debugging-port=9222 and pass --cdp-endpoint http://127.0.0.1:9222',
+      opts.autoConnect
+        ? 'Allow the connection in the browser (it asks when a client connects), or turn remote debugging on again at chrome://inspect/#remote-debugging, then retry.'
+        : 'Start Chromium with --remote-debugging-port=9222 and pass --cdp-endpoint http://127.0.0.1:9222',
     );
   }
   const metrics = attachedMetrics(opts);
@@ -282,6 +292,20 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
   }
   const context = browser.contexts()[0] ?? (await browser.newContext());
   const page: Page = (await frontPage(context, endpoint)) ?? (await context.newPage());
+  return usersTabs(browser, context, page, metrics, opts);
+}
+
+/**
+ * A handle on tabs of the user's own browser, acting on `page` first. The user's browser stays open when
+ * we go: closing the handle only ends trueclick's sessions on its tabs.
+ */
+export async function usersTabs(
+  browser: Browser,
+  context: BrowserContext,
+  page: Page,
+  metrics: Metrics,
+  opts: BrowserOptions,
+): Promise<BrowserHandle> {
   // A tab in the background does not paint, and its screenshot waits for a frame that never comes (seen
   // when another client's context had the front): the tab we act on is the one in front.
   await page.bringToFront().catch(() => {});
@@ -293,7 +317,6 @@ async function attach(opts: BrowserOptions): Promise<BrowserHandle> {
   };
   const blocked = await guard(browser, opts.urlPolicy);
   const driver = await driverFor(page);
-  // Attached: the user's browser stays open when we go.
   return {
     browser,
     context,

@@ -19,7 +19,14 @@ function browserOptions(cmd: Command): Command {
       "use a browser server that speaks Playwright's protocol (playwright-core launchServer, a browser service)",
     )
     .option('--isolated', 'with --cdp-endpoint: a context of our own instead of the user’s tabs')
-    .option('--user-data-dir <dir>', 'run on a persistent profile (its logins and storage)')
+    .option(
+      '--user-data-dir <dir>',
+      'run on a persistent profile (its logins and storage); with --auto-connect, the profile to find',
+    )
+    .option(
+      '--auto-connect',
+      'attach to the running Chrome that allows remote debugging (chrome://inspect/#remote-debugging)',
+    )
     .option(
       '--storage-state <file>',
       'start each context from a Playwright storage state file (cookies, storage)',
@@ -51,6 +58,7 @@ browserOptions(
     .option('--host <host>', 'address to bind with --http (default 127.0.0.1)')
     .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)')
     .option('--shared', 'with --http: one browser and one set of frames for all clients')
+    .option('--extension', 'act on the tabs the user shares through the trueclick extension')
     .option(
       '--browser-per-session',
       'with --http: a browser of its own per session (default: an isolated context on one browser)',
@@ -86,7 +94,12 @@ browserOptions(
     ),
 ).action(async (o) => {
   const { serve } = await import('./serve.js');
-  await serve(flags(o));
+  try {
+    await serve(flags(o));
+  } catch (err) {
+    console.error(`trueclick serve: ${(err as Error).message}`);
+    process.exitCode = 2;
+  }
 });
 
 program

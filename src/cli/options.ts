@@ -41,6 +41,7 @@ export interface BrowserFlags {
   browserEndpoint?: string;
   isolated?: boolean;
   userDataDir?: string;
+  autoConnect?: boolean;
   storageState?: string;
   deviceScaleFactor?: number;
   viewport?: { width: number; height: number };
@@ -61,6 +62,7 @@ export function sessionOptions(f: BrowserFlags): SessionOptions {
   if (f.browserEndpoint) o.browserEndpoint = f.browserEndpoint;
   if (f.isolated) o.isolated = true;
   if (f.userDataDir) o.userDataDir = f.userDataDir;
+  if (f.autoConnect) o.autoConnect = true;
   if (f.storageState) o.storageState = f.storageState;
   if (f.deviceScaleFactor !== undefined) o.deviceScaleFactor = f.deviceScaleFactor;
   if (f.viewport) o.viewport = f.viewport;

@@ -1,3 +1,5 @@
+import { ExtensionRelay } from '../browser/extension/relay.js';
+import { sharedTabs } from '../browser/extension/share.js';
 import { serveHttp } from '../mcp/http.js';
 import { serveStdio } from '../mcp/stdio.js';
 import { type BrowserFlags, sessionOptions } from './options.js';
@@ -7,10 +9,26 @@ export interface ServeFlags extends BrowserFlags {
   host?: string;
   token?: string;
   shared?: boolean;
+  extension?: boolean;
   browserPerSession?: boolean;
   maxSessions?: number;
   sessionIdleS?: number;
 }
+
+/** Flags that would change or replace the user's browser, which --extension leaves as it is. */
+const EXTENSION_CLASHES = [
+  'cdpEndpoint',
+  'browserEndpoint',
+  'userDataDir',
+  'autoConnect',
+  'deviceScaleFactor',
+  'viewport',
+  'storageState',
+  'isolated',
+  'scaleSource',
+] as const;
+
+const flagName = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 export async function serve(flags: ServeFlags): Promise<void> {
   // A stray rejection in one tool call must not take the agent's whole session down; say it on stderr.
@@ -20,6 +38,18 @@ export async function serve(flags: ServeFlags): Promise<void> {
     );
   });
   const options = sessionOptions(flags);
+  if (flags.extension) {
+    const clash = EXTENSION_CLASHES.filter((f) => flags[f] !== undefined).map(flagName);
+    if (clash.length)
+      throw new Error(
+        `--extension acts on the user's own tabs as they are; it cannot take ${clash.join(', ')}.`,
+      );
+    const relay = await ExtensionRelay.start();
+    options.browserSource = () => sharedTabs(relay, options);
+    process.stderr.write(
+      `trueclick: open ${relay.connectUrl} in your browser (with the trueclick extension) and share a tab.\n`,
+    );
+  }
   if (flags.http === undefined) return serveStdio(options);
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
   const host = flags.host ?? '127.0.0.1';

@@ -137,7 +137,12 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
   const sharedSession = http.shared ? new TrueclickSession(options) : undefined;
   // A user's browser over CDP, or a persistent profile, is one context: each session attaches on its own.
   const sharedBrowser =
-    !http.shared && !http.browserPerSession && !options.cdpEndpoint && !options.userDataDir
+    !http.shared &&
+    !http.browserPerSession &&
+    !options.cdpEndpoint &&
+    !options.userDataDir &&
+    !options.autoConnect &&
+    !options.browserSource
       ? new SharedBrowser(options)
       : undefined;
   const newSession = () =>

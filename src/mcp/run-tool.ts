@@ -64,6 +64,7 @@ export async function runTool(
     return withNotice(session, result);
   } catch (err) {
     const frame = typeof args.frame === 'string' ? { frame: args.frame } : {};
-    return withNotice(session, errorResult(err, tool.undone, { ...tool.refusalShape, ...frame }));
+    const told = await session.explain(err);
+    return withNotice(session, errorResult(told, tool.undone, { ...tool.refusalShape, ...frame }));
   }
 }

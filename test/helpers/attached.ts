@@ -18,6 +18,8 @@ import { type FrameInfo, frameOf, type McpHarness, startStdio, text } from './mc
  */
 export interface AttachedBrowser {
   endpoint: string;
+  /** Its profile folder, where it wrote DevToolsActivePort (what --auto-connect reads). */
+  userDataDir: string;
   /** The test's own Playwright connection. */
   browser: Browser;
   context: BrowserContext;
@@ -57,6 +59,7 @@ export async function startAttachedBrowser(extraArgs: string[] = []): Promise<At
   context.on('dialog', () => {});
   return {
     endpoint,
+    userDataDir: dir,
     browser,
     context,
     pages: () => context.pages(),
