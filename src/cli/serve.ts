@@ -26,6 +26,9 @@ const EXTENSION_CLASHES = [
   'storageState',
   'isolated',
   'scaleSource',
+  // Enforced by intercepting the browser's requests, which chrome.debugger does not offer an extension.
+  'allowedOrigins',
+  'blockedOrigins',
 ] as const;
 
 const flagName = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

@@ -2,6 +2,7 @@
 // steps (open trueclick's link, press Share, press Stop) driven as they would do them, a real MCP client on
 // `trueclick serve --extension`. What a click did comes from the fixture server's log, never trueclick's word.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { WebSocket } from 'ws';
@@ -9,6 +10,7 @@ import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js
 import { extensionId } from '../../src/browser/extension/relay.js';
 import { startAttachedBrowser } from '../helpers/attached.js';
 import {
+  CLI,
   type FrameInfo,
   imagePx,
   type McpHarness,
@@ -324,6 +326,19 @@ describe('the extension at a real device scale of 1.5 with the profile’s zoom 
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(ctx.srv.actions({ run: again.run }), []);
   });
+});
+
+test('--extension refuses flags that would change the user’s browser or that it cannot enforce', () => {
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'serve', '--extension', '--device-scale-factor', '2', '--blocked-origins', 'x.example'],
+    {
+      encoding: 'utf8',
+      timeout: 20_000,
+    },
+  );
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /cannot take --device-scale-factor, --blocked-origins/);
 });
 
 describe('--auto-connect: the running browser that allows remote debugging', () => {
