@@ -12,6 +12,7 @@ export const SECTIONS = [
   'pagesize',
   'pixels',
   'living',
+  'tokens',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 

@@ -42,7 +42,19 @@ export interface GapRow {
   note?: string;
 }
 
+/** What one server's tool list costs the model: per tool, or (tool absent) the whole list. */
+export interface ToolListRow {
+  server: string;
+  tool?: string;
+  tools: number;
+  modelChars: number;
+  modelTokens: number;
+  wholeChars?: number;
+  wholeTokens?: number;
+}
+
 export interface Section {
+  lists?: ToolListRow[];
   measures: Measure[];
   checks: Check[];
   counts: CountRow[];
@@ -58,6 +70,7 @@ export function merge(into: Section, s: Section): void {
   into.checks.push(...s.checks);
   into.counts.push(...s.counts);
   into.gaps.push(...s.gaps);
+  if (s.lists) into.lists = [...(into.lists ?? []), ...s.lists];
   into.warnings.push(...s.warnings);
   if (s.raw) into.raw = { ...(into.raw ?? {}), ...s.raw };
 }

@@ -25,6 +25,7 @@ import { emptySection, merge, type Section } from './results.js';
 import { measurePageSize, measureSessions } from './scale.js';
 import { measureStale } from './stale.js';
 import { markdownReport, missed, renderText, tables } from './table.js';
+import { measureTokens } from './tokens.js';
 
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 /** The whole bench stops by itself after this long, whatever hangs. */
@@ -64,6 +65,7 @@ async function main(): Promise<number> {
     ['pagesize', () => measurePageSize(ctx)],
     ['pixels', () => measurePixels(ctx)],
     ['living', () => measureLiving(ctx)],
+    ['tokens', () => measureTokens()],
   ];
   const failed: string[] = [];
   for (const [name, step] of steps) {

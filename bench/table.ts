@@ -1,6 +1,6 @@
 /** The results as text tables for the terminal and as markdown for bench/RESULTS.md. */
 import type { Machine } from './machine.js';
-import type { Check, CountRow, GapRow, Measure, Section } from './results.js';
+import type { Check, CountRow, GapRow, Measure, Section, ToolListRow } from './results.js';
 import { fmtMs, fmtRatio } from './stats.js';
 
 type Row = string[];
@@ -81,6 +81,36 @@ function gapTable(gaps: GapRow[]): Table {
   };
 }
 
+const k = (n: number | undefined) => (n === undefined ? '' : n.toLocaleString('en-US'));
+
+/** What the model reads of each server's tools on every step, in total and per tool. */
+function listTables(rows: ToolListRow[]): Table[] {
+  const totals = rows.filter((r) => !r.tool);
+  const tools = rows.filter((r) => r.tool);
+  return [
+    {
+      title:
+        'Tool definitions: what the model reads on every step (name, description, input schema) and the whole tools/list; tokens: o200k_base',
+      head: ['server', 'tools', 'model reads: chars', 'tokens', 'whole list: chars', 'tokens'],
+      rows: totals.map((r) => [
+        r.server,
+        String(r.tools),
+        k(r.modelChars),
+        k(r.modelTokens),
+        k(r.wholeChars),
+        k(r.wholeTokens),
+      ]),
+      right: [1, 2, 3, 4, 5],
+    },
+    {
+      title: 'Tool definitions, per tool (what the model reads)',
+      head: ['server', 'tool', 'chars', 'tokens'],
+      rows: tools.map((r) => [r.server, r.tool ?? '', k(r.modelChars), k(r.modelTokens)]),
+      right: [2, 3],
+    },
+  ];
+}
+
 function countTable(counts: CountRow[]): Table {
   return {
     title: 'Guards: wrong-row actions (counted from the page’s own record of trusted events)',
@@ -95,6 +125,7 @@ export function tables(s: Section): Table[] {
   if (s.measures.length > 0) t.push(speedTable(s));
   if (s.gaps.length > 0) t.push(gapTable(s.gaps));
   if (s.counts.length > 0) t.push(countTable(s.counts));
+  if (s.lists?.length) t.push(...listTables(s.lists));
   return t;
 }
 

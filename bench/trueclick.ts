@@ -63,6 +63,8 @@ export async function startTrueclick(name = 'trueclick', extra: string[] = []): 
   const mcp = await startMcp(name, process.execPath, [
     CLI,
     'serve',
+    '--caps',
+    'all',
     '--device-scale-factor',
     String(DPR),
     ...extra,

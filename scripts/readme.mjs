@@ -1,13 +1,36 @@
-// Rewrites the README's generated blocks (the tool reference) from the built tool list: `npm run readme`.
+// Rewrites what is generated from the built tool list: the README's tool reference (groups, their token
+// cost, tools, target fields) and the token costs `serve --help` prints (src/mcp/cap-costs.ts). `npm run
+// readme` builds first, and again when the costs changed, so dist holds them too.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { listTools } from '../dist/src/mcp/server.js';
+import { groupCosts } from '../dist/bench/tool-tokens.js';
+import { withCosts } from '../dist/src/mcp/cap-costs-file.js';
+import { ALL_CAPS } from '../dist/src/mcp/caps.js';
+import { enabledTools, listTools } from '../dist/src/mcp/server.js';
 import { toolDocs, withToolDocs } from '../dist/src/mcp/tool-table.js';
 
-const path = new URL('../README.md', import.meta.url);
-const before = readFileSync(path, 'utf8');
-const after = withToolDocs(before, toolDocs(listTools()));
-if (after === before) console.log('README.md: tool reference already up to date');
-else {
-  writeFileSync(path, after);
-  console.log('README.md: tool reference rewritten from the tool list');
+const costs = groupCosts();
+const caps = new Map(enabledTools(ALL_CAPS).map((t) => [t.name, t.cap ?? 'core']));
+
+function rewrite(rel, update, what) {
+  const path = new URL(`../${rel}`, import.meta.url);
+  const before = readFileSync(path, 'utf8');
+  const after = update(before);
+  if (after === before) console.log(`${rel}: ${what} already up to date`);
+  else {
+    writeFileSync(path, after);
+    console.log(`${rel}: ${what} rewritten`);
+  }
+  return after !== before;
 }
+
+rewrite(
+  'README.md',
+  (r) =>
+    withToolDocs(
+      r,
+      toolDocs(listTools(ALL_CAPS), (n) => caps.get(n), costs),
+    ),
+  'tool reference',
+);
+if (rewrite('src/mcp/cap-costs.ts', (s) => withCosts(s, costs), 'group token costs'))
+  console.log('src/mcp/cap-costs.ts changed: run `npm run build` (npm run readme does) so dist has it');

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
+import { capsHelp, capsTable } from '../mcp/cap-costs.js';
 import { VERSION } from '../version.js';
 import { parseList, parseNonNegativeInt, parsePositive, parseViewport } from './options.js';
 
@@ -59,6 +60,7 @@ browserOptions(
     .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)')
     .option('--shared', 'with --http: one browser and one set of frames for all clients')
     .option('--extension', 'act on the tabs the user shares through the trueclick extension')
+    .option('--caps <list>', `tool groups to offer beside core: ${capsHelp()}`, parseList)
     .option(
       '--browser-per-session',
       'with --http: a browser of its own per session (default: an isolated context on one browser)',
@@ -92,15 +94,20 @@ browserOptions(
       'these origins may never be opened (typed, by a link, a redirect or an iframe)',
       parseList,
     ),
-).action(async (o) => {
-  const { serve } = await import('./serve.js');
-  try {
-    await serve(flags(o));
-  } catch (err) {
-    console.error(`trueclick serve: ${(err as Error).message}`);
-    process.exitCode = 2;
-  }
-});
+)
+  .addHelpText(
+    'after',
+    `\nTool groups for --caps (tokens the model reads of the tool definitions on every step):\n${capsTable()}`,
+  )
+  .action(async (o) => {
+    const { serve } = await import('./serve.js');
+    try {
+      await serve(flags(o));
+    } catch (err) {
+      console.error(`trueclick serve: ${(err as Error).message}`);
+      process.exitCode = 2;
+    }
+  });
 
 program
   .command('demo')

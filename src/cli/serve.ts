@@ -1,5 +1,6 @@
 import { ExtensionRelay } from '../browser/extension/relay.js';
 import { sharedTabs } from '../browser/extension/share.js';
+import { parseCaps } from '../mcp/caps.js';
 import { serveHttp } from '../mcp/http.js';
 import { serveStdio } from '../mcp/stdio.js';
 import { type BrowserFlags, sessionOptions } from './options.js';
@@ -10,6 +11,7 @@ export interface ServeFlags extends BrowserFlags {
   token?: string;
   shared?: boolean;
   extension?: boolean;
+  caps?: string[];
   browserPerSession?: boolean;
   maxSessions?: number;
   sessionIdleS?: number;
@@ -41,6 +43,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     );
   });
   const options = sessionOptions(flags);
+  const caps = parseCaps(flags.caps);
   if (flags.extension) {
     const clash = EXTENSION_CLASHES.filter((f) => flags[f] !== undefined).map(flagName);
     if (clash.length)
@@ -53,13 +56,14 @@ export async function serve(flags: ServeFlags): Promise<void> {
       `trueclick: open ${relay.connectUrl} in your browser (with the trueclick extension) and share a tab.\n`,
     );
   }
-  if (flags.http === undefined) return serveStdio(options);
+  if (flags.http === undefined) return serveStdio(options, caps);
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
   const host = flags.host ?? '127.0.0.1';
   const server = await serveHttp(options, {
     port: flags.http,
     host,
     shared: Boolean(flags.shared),
+    caps,
     browserPerSession: Boolean(flags.browserPerSession),
     ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
     ...(flags.sessionIdleS !== undefined ? { sessionIdleS: flags.sessionIdleS } : {}),

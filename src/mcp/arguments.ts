@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { show, TrueclickError } from '../geometry/index.js';
+import { type Cap, enableHint } from './caps.js';
 
 // A tool's arguments, checked before anything runs: unknown names are refused by name (a typo such as
 // `unit` or Playwright's `clickCount` must not turn into a click with defaults), and schema errors come back
@@ -42,10 +43,23 @@ function withoutNulls(args: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function unknownNames(tool: string, args: Record<string, unknown>, shape: z.ZodRawShape): void {
+function unknownNames(
+  tool: string,
+  args: Record<string, unknown>,
+  shape: z.ZodRawShape,
+  hidden: Record<string, Cap>,
+): void {
   const known = Object.keys(shape);
   const unknown = Object.keys(args).filter((k) => !known.includes(k));
   if (unknown.length === 0) return;
+  const off = unknown.find((u) => hidden[u]);
+  if (off)
+    throw new TrueclickError(
+      'UNKNOWN_ARGUMENT',
+      `${tool}: ${show(off)} is not offered by this server; nothing was done.`,
+      enableHint(hidden[off] as Cap),
+      off,
+    );
   const guesses = unknown.map((u) => {
     const c = closestName(u, known);
     return c ? `${show(u)} (did you mean ${show(c)}?)` : show(u);
@@ -63,7 +77,7 @@ function issuePath(path: readonly PropertyKey[]): string {
 }
 
 /** The first schema problem as a refusal: which field, what was wrong, what the field takes. */
-function schemaError(tool: string, error: z.ZodError, shape: z.ZodRawShape): TrueclickError {
+function schemaError(tool: string, error: z.ZodError, shape: z.ZodRawShape, about?: string): TrueclickError {
   const issue = error.issues[0];
   const field = issue ? issuePath(issue.path) : '';
   const top = issue?.path[0];
@@ -72,7 +86,11 @@ function schemaError(tool: string, error: z.ZodError, shape: z.ZodRawShape): Tru
   return new TrueclickError(
     'BAD_ARGUMENT',
     `${tool}: ${field || 'arguments'}: ${issue?.message ?? 'invalid'}${more}.`,
-    described ? `${field || 'It'} is: ${described}` : 'Check the tool’s input schema.',
+    described
+      ? `${field || 'It'} is: ${described}`
+      : about
+        ? `${tool}: ${about}`
+        : 'Check the tool’s input schema.',
     field || undefined,
   );
 }
@@ -94,6 +112,10 @@ export function checkArguments<Shape extends z.ZodRawShape>(
   tool: string,
   raw: unknown,
   shape: Shape,
+  /** Fields of groups this run leaves out: naming one says which group brings it. */
+  hidden: Record<string, Cap> = {},
+  /** The tool's description: the hint for a field that has none of its own (its unit is said there). */
+  about?: string,
 ): z.infer<z.ZodObject<Shape>> {
   if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
     throw new TrueclickError(
@@ -103,8 +125,8 @@ export function checkArguments<Shape extends z.ZodRawShape>(
     );
   }
   const args = withoutNulls((raw ?? {}) as Record<string, unknown>);
-  unknownNames(tool, args, shape);
+  unknownNames(tool, args, shape, hidden);
   const parsed = parserOf(shape).safeParse(args);
-  if (!parsed.success) throw schemaError(tool, parsed.error, shape);
+  if (!parsed.success) throw schemaError(tool, parsed.error, shape, about);
   return parsed.data as z.infer<z.ZodObject<Shape>>;
 }

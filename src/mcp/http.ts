@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type SessionOptions, TrueclickSession } from '../actions/session.js';
 import { SharedBrowser } from '../browser/shared-browser.js';
+import type { Cap } from './caps.js';
 import { giveBackMemorySoon } from './give-back.js';
 import { createMcpServer } from './server.js';
 
@@ -23,6 +24,8 @@ export interface HttpOptions {
   maxSessions?: number;
   /** A session nobody used for this long is closed, its context with it (seconds; default 1800, 0 = never). */
   sessionIdleS?: number;
+  /** The tool groups offered (default: core). */
+  caps?: ReadonlySet<Cap>;
 }
 
 /** A JSON-RPC body larger than this is refused before it is read on: no tool argument needs more. */
@@ -206,7 +209,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
       if (session !== sharedSession) void session.close().finally(() => giveBackMemorySoon());
     };
     try {
-      await createMcpServer(session).connect(transport);
+      await createMcpServer(session, http.caps).connect(transport);
       await transport.handleRequest(req, res, body);
     } finally {
       starting.delete(transport);

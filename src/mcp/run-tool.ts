@@ -2,8 +2,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { TrueclickSession } from '../actions/session.js';
 import { TrueclickError } from '../geometry/index.js';
 import { checkArguments } from './arguments.js';
+import { ALL_CAPS, type Cap } from './caps.js';
 import { errorResult } from './response.js';
-import type { ToolDefinition } from './tool.js';
+import { hiddenFields, shapeFor, type ToolDefinition } from './tool.js';
 
 /** One queue per session: with --shared several MCP servers (clients) act on the same page. */
 const queues = new WeakMap<TrueclickSession, Promise<unknown>>();
@@ -56,10 +57,11 @@ export async function runTool(
   session: TrueclickSession,
   raw: unknown,
   signal: AbortSignal,
+  caps: ReadonlySet<Cap> = ALL_CAPS,
 ): Promise<CallToolResult> {
   let args: Record<string, unknown> = {};
   try {
-    args = checkArguments(tool.name, raw, tool.inputSchema);
+    args = checkArguments(tool.name, raw, shapeFor(tool, caps), hiddenFields(tool, caps), tool.description);
     const result = await queued(session, signal, () => tool.handle(session, args, { signal }));
     return withNotice(session, result);
   } catch (err) {

@@ -1,10 +1,11 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type SessionOptions, TrueclickSession } from '../actions/session.js';
+import type { Cap } from './caps.js';
 import { createMcpServer } from './server.js';
 
-export async function serveStdio(options: SessionOptions): Promise<void> {
+export async function serveStdio(options: SessionOptions, caps?: ReadonlySet<Cap>): Promise<void> {
   const session = new TrueclickSession(options);
-  const server = createMcpServer(session);
+  const server = createMcpServer(session, caps);
   const transport = new StdioServerTransport();
   const shutdown = async () => {
     await session.close();

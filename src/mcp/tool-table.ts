@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CAP_NAMES, CAPS, type Cap } from './caps.js';
 import { conventionShape, TARGET_KEYS } from './target-schema.js';
 
 // The README's tool reference, generated from the tool list (as chrome-devtools-mcp generates its
@@ -15,6 +16,8 @@ type Props = Record<string, { description?: string }>;
 function takesTarget(props: Props): boolean {
   return TARGET_KEYS.every((k) => k in props);
 }
+
+const n = (v: number) => v.toLocaleString('en-US');
 
 const CONVENTION = Object.keys(conventionShape);
 const TARGET_FIELDS = new Set<string>([...TARGET_KEYS, 'frame', ...CONVENTION, 'expect']);
@@ -37,10 +40,17 @@ function argumentsOf(tool: Tool): string {
   return [...groups, ...own].join(', ') || '—';
 }
 
-/** The markdown between the README's markers: the tools, then the fields of "a target". */
-export function toolDocs(tools: Tool[]): string {
+/**
+ * The markdown between the README's markers: the groups with their cost, the tools of every group, then the
+ * fields of "a target". `tools` is the list with every group on; `capOf` names each tool's group.
+ */
+export function toolDocs(tools: Tool[], capOf: (name: string) => Cap, costs: Record<Cap, number>): string {
+  const groups = CAP_NAMES.map(
+    (c) =>
+      `| \`${c}\` | ${c === 'core' ? n(costs[c]) : `+${n(costs[c])}`} | ${CAPS[c].replace(/\|/g, '\\|')} |`,
+  );
   const rows = tools.map(
-    (t) => `| \`${t.name}\` | ${argumentsOf(t)} | ${firstSentence(t.description ?? '')} |`,
+    (t) => `| \`${t.name}\` | ${capOf(t.name)} | ${argumentsOf(t)} | ${firstSentence(t.description ?? '')} |`,
   );
   const click = tools.find((t) => t.name === 'browser_click');
   const props = (click?.inputSchema.properties ?? {}) as Props;
@@ -49,11 +59,19 @@ export function toolDocs(tools: Tool[]): string {
     .map((k) => `| \`${k}\` | ${(props[k]?.description ?? '').replace(/\|/g, '\\|')} |`);
   return [
     START,
-    '| tool | arguments | what it does |',
+    '`trueclick serve --caps pointer,forms` (or `all`) adds groups to core; tokens are what the model reads of the',
+    'tool definitions on every step (o200k_base, counted by `npm run readme`):',
+    '',
+    '| group | tokens | what it adds |',
     '|---|---|---|',
+    ...groups,
+    '',
+    '| tool | group | arguments | what it does |',
+    '|---|---|---|---|',
     ...rows,
     '',
-    '"a target" is one of `x`+`y`, `box`, `mark` or `model_output`, read with these fields (the convention fields are `model` … `shown_height`):',
+    '"a target" is one of `x`+`y`, `box`, `mark` or `model_output`, read with these fields (`mark` comes with the',
+    'marks group, `units` … `shown_height` with the convention group; full reference: docs/tools.md):',
     '',
     '| field | meaning |',
     '|---|---|',

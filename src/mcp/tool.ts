@@ -1,6 +1,8 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { TrueclickSession } from '../actions/session.js';
+import type { Cap } from './caps.js';
+import { FIELD_CAPS } from './target-schema.js';
 
 /** What every handler gets beside its arguments: the client's cancellation. */
 export interface ToolContext {
@@ -23,6 +25,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   title: string;
   description: string;
   type: ToolType;
+  /** The group that brings the tool (default core: on in every run). */
+  cap?: Cap;
   inputSchema: Shape;
   /** The tool's own structuredContent fields (beside verdict, message, error, notice, dialog, tab). */
   outputSchema: z.ZodRawShape;
@@ -41,12 +45,50 @@ export function defineTool<Shape extends z.ZodRawShape>(def: ToolDefinition<Shap
   return def;
 }
 
-export function annotationsFor(tool: Pick<ToolDefinition, 'title' | 'type'>): ToolAnnotations {
+export function annotationsFor(tool: Pick<ToolDefinition, 'type'>): ToolAnnotations {
   const read = tool.type === 'read';
+  // The title is the tool's own `title`; repeating it here is paid for on every list.
   return {
-    title: tool.title,
     readOnlyHint: read,
     destructiveHint: tool.type === 'input',
     openWorldHint: !read,
   };
+}
+
+const shapes = new WeakMap<ToolDefinition, Map<string, z.ZodRawShape>>();
+
+/**
+ * The tool's input as this run offers it: fields of groups that are off (FIELD_CAPS) are left out, so the
+ * model never reads them and a call naming one is refused like any unknown name. One object per tool and
+ * set of groups, so its parser is compiled once.
+ */
+export function shapeFor(tool: ToolDefinition, caps: ReadonlySet<Cap>): z.ZodRawShape {
+  const key = [...caps].sort().join(',');
+  let byCaps = shapes.get(tool);
+  if (!byCaps) {
+    byCaps = new Map();
+    shapes.set(tool, byCaps);
+  }
+  let shape = byCaps.get(key);
+  if (!shape) {
+    shape = Object.fromEntries(
+      Object.entries(tool.inputSchema).filter(([, field]) => {
+        const cap = FIELD_CAPS.get(field as z.ZodType);
+        return !cap || caps.has(cap);
+      }),
+    );
+    byCaps.set(key, shape);
+  }
+  return shape;
+}
+
+/** Fields the tool has but this run leaves out, each with the group that brings it. */
+export function hiddenFields(tool: ToolDefinition, caps: ReadonlySet<Cap>): Record<string, Cap> {
+  const shown = shapeFor(tool, caps);
+  const hidden: Record<string, Cap> = {};
+  for (const [name, field] of Object.entries(tool.inputSchema)) {
+    const cap = FIELD_CAPS.get(field as z.ZodType);
+    if (cap && !(name in shown)) hidden[name] = cap;
+  }
+  return hidden;
 }

@@ -14,12 +14,15 @@ export interface McpHarness {
   close(): Promise<void>;
 }
 
+/** Tests reach every tool unless they ask for a set (`--caps core` for the default one). */
+const withCaps = (args: string[]) => (args.includes('--caps') ? args : ['--caps', 'all', ...args]);
+
 /** A real SDK Client talking to `trueclick serve` over stdio. */
 export async function startStdio(serveArgs: string[] = []): Promise<McpHarness> {
   const client = new Client({ name: 'trueclick-test', version: '0.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'serve', ...serveArgs],
+    args: [CLI, 'serve', ...withCaps(serveArgs)],
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -76,7 +79,7 @@ export interface HttpServerHandle {
 
 /** `trueclick serve --http 0 …` in a child process; resolves with the endpoint it prints. */
 export async function startHttpServer(serveArgs: string[]): Promise<HttpServerHandle> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '0', ...serveArgs], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '0', ...withCaps(serveArgs)], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';

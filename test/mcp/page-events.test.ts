@@ -143,11 +143,11 @@ describe('tabs and history', () => {
     const page = await pageAt(ctx.chrome, a);
     await call('browser_navigate', { url: b });
     const old = await frameOf(ctx.mcp);
-    const back = await call('browser_navigate_back');
+    const back = await call('browser_navigate', { go: 'back' });
     assert.match(back.url ?? '', /\/nav-a/, back.message);
     // The test's own connection to the browser hears of the navigation a moment after the server's does.
     await page.waitForURL(/\/nav-a/, { timeout: 5000 });
-    const fwd = await call('browser_navigate_forward');
+    const fwd = await call('browser_navigate', { go: 'forward' });
     assert.match(fwd.url ?? '', /\/nav-b/, fwd.message);
     await page.waitForURL(/\/nav-b/, { timeout: 5000 });
     // A page restored from the back/forward cache can swap its execution context just after it shows: read
@@ -163,12 +163,12 @@ describe('tabs and history', () => {
       }
     };
     const before = await timeOrigin();
-    const reload = await call('browser_reload');
+    const reload = await call('browser_navigate', { go: 'reload' });
     assert.match(reload.url ?? '', /\/nav-b/);
     assert.notEqual(await timeOrigin(), before, 'a new document was loaded');
     const r = await call('browser_click', { frame: old.id, ...px(old, 140, 140) });
     assert.equal(r.error?.code, 'FRAME_OUTDATED');
-    const none = await call('browser_navigate_forward');
+    const none = await call('browser_navigate', { go: 'forward' });
     assert.equal((none as Outcome & { noHistory?: boolean }).noHistory, true, none.message);
   });
 });

@@ -4,6 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { imageSize } from '../../src/geometry/index.js';
+import { CAP_COSTS } from '../../src/mcp/cap-costs.js';
+import { ALL_CAPS } from '../../src/mcp/caps.js';
+import { enabledTools } from '../../src/mcp/server.js';
 import { END, START, toolDocs } from '../../src/mcp/tool-table.js';
 import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
 
@@ -21,7 +24,7 @@ after(async () => {
 });
 
 describe('tools over stdio', () => {
-  test('lists the SPEC S4 tools, with schemas that name their units', async () => {
+  test('with every group: the SPEC S4 tools, with schemas that name their units', async () => {
     const { tools } = await mcp.client.listTools();
     const names = tools.map((t) => t.name).sort();
     assert.deepEqual(names, [
@@ -32,11 +35,8 @@ describe('tools over stdio', () => {
       'browser_handle_dialog',
       'browser_hover',
       'browser_navigate',
-      'browser_navigate_back',
-      'browser_navigate_forward',
       'browser_point',
       'browser_press_key',
-      'browser_reload',
       'browser_screenshot',
       'browser_scroll',
       'browser_select_option',
@@ -47,12 +47,12 @@ describe('tools over stdio', () => {
     ]);
     for (const t of tools) assert.ok(t.outputSchema, `${t.name} declares an outputSchema`);
     const click = tools.find((t) => t.name === 'browser_click');
+    assert.match(click?.description ?? '', /\{frame, x, y\} \(px of that screenshot\)/);
     const props = click?.inputSchema.properties as Record<string, { description?: string }>;
-    for (const k of ['x', 'y', 'box', 'units', 'frame', 'shown_width', 'model', 'model_output', 'expect']) {
+    for (const k of ['box', 'units', 'frame', 'shown_width', 'model', 'model_output', 'expect', 'mark'])
       assert.ok(props[k]?.description, `browser_click.${k} has a description`);
-    }
-    assert.match(props.x?.description ?? '', /px/);
     assert.match(props.units?.description ?? '', /CSS px/);
+    assert.match(props.shown_width?.description ?? '', /px/);
   });
 
   test('the README’s tool reference is the tool list as served (npm run readme regenerates it)', async () => {
@@ -63,7 +63,7 @@ describe('tools over stdio', () => {
     assert.ok(start >= 0 && end > start, 'README.md has the generated block');
     assert.equal(
       readme.slice(start, end + END.length),
-      toolDocs(tools),
+      toolDocs(tools, (n) => enabledTools(ALL_CAPS).find((t) => t.name === n)?.cap ?? 'core', CAP_COSTS),
       'README.md is stale: run npm run readme',
     );
   });

@@ -27,40 +27,34 @@ export const actTool = defineTool({
   name: 'browser_act',
   title: 'Run a computer-use model’s own action, checked',
   description:
-    "Runs what a computer-use model emitted, as it is: Claude's computer tool (computer_20250124/20251124 `input`, or computer_toolset_20260801 / browser_toolset_20260801 tool_use blocks, several in a turn), an OpenAI computer_call (`action` or `actions[]`), Gemini function calls (click_at, type_text_at, … or click, hotkey, …), UI-TARS action text (click(start_box='…')), or Qwen computer_use <tool_call>s. Coordinates are read in the family's own space against `frame` (the screenshot the model saw). Each action on a point is checked like browser_click; once one is refused, the rest are not run. The answer lists what ran, what was refused and why, carries a new screenshot, and the reply the family expects (`reply`).",
+    'Run a computer-use model’s own action(s) as emitted (Claude computer tool, OpenAI computer_call, Gemini, UI-TARS, Qwen), read against `frame`, each point checked as browser_click.',
   type: 'input',
+  cap: 'native',
   inputSchema: {
     frame: frameField,
-    model: z
-      .enum(NATIVE_MODELS as unknown as [string, ...string[]])
-      .describe('The model family whose action this is (its format, coordinate space and resize rule).'),
+    model: z.enum(NATIVE_MODELS as unknown as [string, ...string[]]),
     action: z
       .union([
         z.string().max(NATIVE_LIMITS.rawChars),
         z.record(z.string(), z.unknown()),
         z.array(z.unknown()).max(NATIVE_LIMITS.actions),
       ])
-      .describe(
-        'What the model emitted: the tool_use block(s), computer_call, function call(s) or its raw text.',
-      ),
+      .describe('Its tool_use block(s), computer_call, function call(s) or raw text.'),
     expect: expectField,
     shown_width: z
       .number()
       .min(16)
       .max(MAX_SHOWN_SIDE)
       .optional()
-      .describe('Width in px at which the client showed the screenshot to the model, if not as sent.'),
-    shown_height: z.number().min(16).max(MAX_SHOWN_SIDE).optional().describe('Its height, px.'),
+      .describe('Width, px, the client resized the screenshot to.'),
+    shown_height: z.number().min(16).max(MAX_SHOWN_SIDE).optional(),
     acknowledged_safety_checks: z
       .array(z.string().max(NATIVE_LIMITS.idChars))
       .max(NATIVE_LIMITS.safetyChecks)
       .optional()
-      .describe('OpenAI: ids of pending_safety_checks the user acknowledged.'),
-    safety_acknowledged: z
-      .boolean()
-      .optional()
-      .describe('Gemini: the user confirmed what safety_decision asked about.'),
-    screenshot: z.boolean().optional().describe('Take a new screenshot after the actions (default true).'),
+      .describe('OpenAI: acknowledged safety check ids.'),
+    safety_acknowledged: z.boolean().optional().describe('Gemini: the user confirmed the safety decision.'),
+    screenshot: z.boolean().optional().describe('Screenshot after (default true).'),
   },
   outputSchema: {
     family: z.string().optional(),

@@ -11,14 +11,11 @@ export const fileUploadTool = defineTool({
   name: 'browser_file_upload',
   title: 'Upload files through a file chooser',
   description:
-    'Puts files into a file chooser. With a target (same fields as browser_click) trueclick clicks it, checked, and fills the chooser that click opens; without one it fills the chooser an earlier action opened. Paths are relative to the folder trueclick allows uploads from (--upload-dir, default its working directory); nothing outside it is read.',
+    'Put files into the file chooser a target opens (clicked as browser_click), or the one already open. Paths are inside the upload folder.',
   type: 'input',
+  cap: 'forms',
   inputSchema: {
-    paths: z
-      .array(z.string().min(1).max(4_096))
-      .min(1)
-      .max(20)
-      .describe('Files to upload, relative to the upload folder (or absolute inside it).'),
+    paths: z.array(z.string().min(1).max(4_096)).min(1).max(20),
     ...targetShape,
   },
   outputSchema: {

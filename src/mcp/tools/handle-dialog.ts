@@ -8,12 +8,11 @@ import { defineTool } from '../tool.js';
 export const handleDialogTool = defineTool({
   name: 'browser_handle_dialog',
   title: 'Answer a JavaScript dialog',
-  description:
-    'Answers the alert, confirm, prompt or "leave site?" (beforeunload) dialog that an action reported. While one is open the page is frozen and other tools refuse with BLOCKED. accept: true presses OK (or Leave), false presses Cancel (or Stay).',
+  description: 'Answer the open alert, confirm, prompt or leave-page dialog; the page is frozen until then.',
   type: 'input',
   inputSchema: {
-    accept: z.boolean().describe('true = OK / Leave, false = Cancel / Stay.'),
-    prompt_text: z.string().max(MAX_TEXT).optional().describe('The answer typed into a prompt() before OK.'),
+    accept: z.boolean().describe('true: OK / Leave; false: Cancel / Stay.'),
+    prompt_text: z.string().max(MAX_TEXT).optional().describe('Answer for a prompt.'),
   },
   outputSchema: {
     answered: dialogSchema.optional().describe('The dialog that was answered.'),

@@ -7,9 +7,9 @@ import { defineTool } from '../tool.js';
 export const hoverTool = defineTool({
   name: 'browser_hover',
   title: 'Move the mouse over a target, checked',
-  description:
-    'Moves the mouse to a target (same fields as browser_click) to open a menu or tooltip that shows on hover. The point is checked against the frame first; nothing is pressed. `landed` says what the pointer is over now; take a screenshot to see what opened.',
+  description: 'Move the mouse onto a target (as browser_click; checked first) to open what shows on hover.',
   type: 'input',
+  cap: 'pointer',
   inputSchema: { ...targetShape, modifiers: modifiersField },
   outputSchema: reportShape,
   undone: 'The mouse was not moved.',

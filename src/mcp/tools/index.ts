@@ -5,7 +5,7 @@ import { dragTool } from './drag.js';
 import { fileUploadTool } from './file-upload.js';
 import { handleDialogTool } from './handle-dialog.js';
 import { hoverTool } from './hover.js';
-import { backTool, forwardTool, navigateTool, reloadTool } from './navigate.js';
+import { navigateTool } from './navigate.js';
 import { pointTool } from './point.js';
 import { pressKeyTool } from './press-key.js';
 import { screenshotTool } from './screenshot.js';
@@ -19,9 +19,6 @@ import { zoomTool } from './zoom.js';
 // biome-ignore lint/suspicious/noExplicitAny: each tool has its own schema; the list is heterogeneous.
 export const TOOLS: ToolDefinition<any>[] = [
   navigateTool,
-  backTool,
-  forwardTool,
-  reloadTool,
   screenshotTool,
   zoomTool,
   clickTool,

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
-import type { WithEffects } from '../../actions/session.js';
+import type { TrueclickSession, WithEffects } from '../../actions/session.js';
 import type { NavigationResult } from '../../browser/navigation.js';
+import { TrueclickError } from '../../geometry/index.js';
 import { ResponseBuilder } from '../response.js';
 import { MAX_URL } from '../target-schema.js';
-import { defineTool, type ToolDefinition } from '../tool.js';
+import { defineTool } from '../tool.js';
 
 const navigationOutput = {
   url: z.string().optional().describe('The tab’s URL after the call.'),
@@ -39,74 +40,37 @@ function moved(r: WithEffects<NavigationResult>, what: string) {
     .build();
 }
 
+const HISTORY = {
+  back: { what: 'Going back', run: (s: TrueclickSession, signal: AbortSignal) => s.back(signal) },
+  forward: { what: 'Going forward', run: (s: TrueclickSession, signal: AbortSignal) => s.forward(signal) },
+  reload: { what: 'Reloading', run: (s: TrueclickSession, signal: AbortSignal) => s.reload(signal) },
+} as const;
+
 export const navigateTool = defineTool({
   name: 'browser_navigate',
-  title: 'Navigate to a URL',
-  description: 'Open a URL in the tab. Frames taken before the navigation can no longer be acted on.',
+  title: 'Navigate: a URL, back, forward, reload',
+  description:
+    'Open `url` in the tab, or `go` back, forward or reload. Earlier frames of the tab become void.',
   type: 'navigation',
   inputSchema: {
-    url: z.string().max(MAX_URL).describe('Absolute URL, e.g. https://example.com/'),
-    timeout: z
-      .number()
-      .min(1)
-      .max(120)
-      .optional()
-      .describe(
-        'Seconds to wait for the page to load (default 30). A page that arrived but is still loading then is reported as such, not as an error.',
-      ),
+    url: z.string().max(MAX_URL).optional().describe('Absolute URL.'),
+    go: z.enum(['back', 'forward', 'reload']).optional(),
+    timeout: z.number().min(1).max(120).optional().describe('Seconds to wait for the load (default 30).'),
   },
   outputSchema: navigationOutput,
   undone: 'The tab did not move.',
-  async handle(session, { url, timeout }, { signal }) {
+  async handle(session, { url, go, timeout }, { signal }) {
+    if ((url === undefined) === (go === undefined))
+      throw new TrueclickError(
+        'BAD_ARGUMENT',
+        `browser_navigate takes a url or go, ${url === undefined ? 'and got neither' : 'not both'}.`,
+        'Pass {url: "https://…"} to open a page, or {go: "back" | "forward" | "reload"}.',
+        url === undefined ? 'url' : 'go',
+      );
+    if (go) return moved(await HISTORY[go].run(session, signal), HISTORY[go].what);
     return moved(
-      await session.navigate(url, signal, timeout === undefined ? undefined : timeout * 1000),
+      await session.navigate(url as string, signal, timeout === undefined ? undefined : timeout * 1000),
       `Leaving for ${url}`,
     );
   },
 });
-
-function historyTool(
-  name: string,
-  title: string,
-  description: string,
-  what: string,
-  run: (
-    s: Parameters<ToolDefinition['handle']>[0],
-    signal: AbortSignal,
-  ) => Promise<WithEffects<NavigationResult>>,
-): ToolDefinition {
-  return defineTool({
-    name,
-    title,
-    description,
-    type: 'navigation',
-    inputSchema: {},
-    outputSchema: navigationOutput,
-    undone: 'The tab did not move.',
-    async handle(session, _args, { signal }) {
-      return moved(await run(session, signal), what);
-    },
-  });
-}
-
-export const backTool = historyTool(
-  'browser_navigate_back',
-  'Go back',
-  'Go back one page in the tab’s history, as the browser’s Back button.',
-  'Going back',
-  (s, signal) => s.back(signal),
-);
-export const forwardTool = historyTool(
-  'browser_navigate_forward',
-  'Go forward',
-  'Go forward one page in the tab’s history.',
-  'Going forward',
-  (s, signal) => s.forward(signal),
-);
-export const reloadTool = historyTool(
-  'browser_reload',
-  'Reload the page',
-  'Reload the tab. Frames taken before can no longer be acted on.',
-  'Reloading',
-  (s, signal) => s.reload(signal),
-);

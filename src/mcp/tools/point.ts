@@ -10,8 +10,9 @@ export const pointTool = defineTool({
   name: 'browser_point',
   title: 'Resolve a point without clicking',
   description:
-    'Same input as browser_click, clicks nothing: says which CSS point the target resolves to, which element is there now and which was there in the frame. Use it to check a reading before acting.',
+    'Where a target (as browser_click) lands, and what is there now and was in the frame; clicks nothing.',
   type: 'read',
+  cap: 'diagnostics',
   inputSchema: targetShape,
   outputSchema: {
     point: cssPoint.optional().describe('The resolved point, CSS px of the viewport.'),

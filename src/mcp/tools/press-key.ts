@@ -6,15 +6,11 @@ import { defineTool } from '../tool.js';
 export const pressKeyTool = defineTool({
   name: 'browser_press_key',
   title: 'Press a key',
-  description: 'Press a key or chord in the focused element, e.g. Enter, Escape, Tab, ArrowDown, Control+A.',
+  description: 'Press a key or chord, e.g. Enter, Escape, Control+A.',
   type: 'input',
   inputSchema: {
-    key: z
-      .string()
-      .min(1)
-      .max(64)
-      .describe('Key name as in Playwright keyboard.press: Enter, Escape, a, Shift+Tab, Control+A…'),
-    repeat: z.number().int().min(1).max(100).optional().describe('Press it this many times (default 1).'),
+    key: z.string().min(1).max(64),
+    repeat: z.number().int().min(1).max(100).optional(),
   },
   outputSchema: { key: z.string().optional(), pressed: z.number().int().optional() },
   undone: 'No key was pressed.',

@@ -1,25 +1,17 @@
 import { z } from 'zod';
 import { frameOutput, frameResult } from '../frame-result.js';
+import { marksField } from '../target-schema.js';
 import { defineTool } from '../tool.js';
 
 export const screenshotTool = defineTool({
   name: 'browser_screenshot',
   title: 'Screenshot (a frame you can click by)',
   description:
-    'Screenshot of the viewport. Each screenshot is a frame (f1, f2, …): to act on something you see, pass `frame` and the pixel coordinates of this image to browser_click (or hover, drag, type, select); trueclick converts them to CSS px and checks the element is still there.',
+    'Screenshot of the viewport: a frame (f1, f2, …). To act on what you see, pass `frame` and x, y in px of this image.',
   type: 'read',
   inputSchema: {
-    marks: z
-      .boolean()
-      .optional()
-      .describe('Draw numbered labels on interactive elements and list them; click one with {frame, mark}.'),
-    max_width: z
-      .number()
-      .int()
-      .min(64)
-      .max(16_384)
-      .optional()
-      .describe('Largest image width to send, in image px (default fits 1568 px long edge and 1.15 MP).'),
+    marks: marksField,
+    max_width: z.number().int().min(64).max(16_384).optional().describe('Largest image width, px.'),
   },
   outputSchema: frameOutput,
   undone: 'No screenshot was taken.',

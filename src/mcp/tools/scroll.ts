@@ -12,11 +12,11 @@ export const scrollTool = defineTool({
   name: 'browser_scroll',
   title: 'Scroll with the wheel at a point',
   description:
-    'Turns the mouse wheel by dx, dy CSS px (positive dy = down) at a target point (same fields as browser_click; checked against the frame first), so the list, grid or box under it scrolls; without a target, at the viewport centre. The answer says what scrolled and by how much. Earlier frames stay usable: a point read off them follows the document.',
+    'Turn the wheel by dx, dy CSS px (dy > 0: down) at a target (as browser_click), else at the viewport centre.',
   type: 'input',
   inputSchema: {
-    dx: z.number().min(-MAX_SCROLL).max(MAX_SCROLL).describe('Horizontal scroll, CSS px (positive = right).'),
-    dy: z.number().min(-MAX_SCROLL).max(MAX_SCROLL).describe('Vertical scroll, CSS px (positive = down).'),
+    dx: z.number().min(-MAX_SCROLL).max(MAX_SCROLL),
+    dy: z.number().min(-MAX_SCROLL).max(MAX_SCROLL),
     ...targetShape,
     modifiers: modifiersField,
   },

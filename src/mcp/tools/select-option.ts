@@ -9,15 +9,12 @@ export const selectOptionTool = defineTool({
   name: 'browser_select_option',
   title: 'Pick options of a native select, checked',
   description:
-    'A native <select> opens a popup the screenshot cannot show, so do not click it: target the select (same fields as browser_click) and pass the options to pick by label or value. The point is checked against the frame first; the answer lists the options now selected. For a custom dropdown (a div or web component), click it and then click the option instead.',
+    'Pick `values` (labels or values) in the native <select> at a target (as browser_click). Do not click a native select.',
   type: 'input',
+  cap: 'forms',
   inputSchema: {
     ...targetShape,
-    values: z
-      .array(z.string().max(500))
-      .min(1)
-      .max(100)
-      .describe('Options to select, each by its visible label or its value; several for a multiple select.'),
+    values: z.array(z.string().max(500)).min(1).max(100),
   },
   outputSchema: {
     ...reportShape,

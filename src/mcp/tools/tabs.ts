@@ -13,13 +13,12 @@ const tabSchema = z.object({
 export const tabsTool = defineTool({
   name: 'browser_tabs',
   title: 'List, open, select or close tabs',
-  description:
-    'list: the tabs (a link or popup that opened one was followed, and said so). new: opens a tab (with url, loads it) and acts on it. select: acts on tab `index`. close: closes tab `index` (default: the active one). Frames belong to their tab: take a screenshot after switching.',
+  description: 'List, open (`url`), select or close (`index`) tabs. Frames belong to their tab.',
   type: 'navigation',
   inputSchema: {
-    action: z.enum(['list', 'new', 'select', 'close']).describe('What to do.'),
-    index: z.number().int().min(0).max(999).optional().describe('The tab, for select and close (from list).'),
-    url: z.string().max(MAX_URL).optional().describe('For new: a URL to open in it.'),
+    action: z.enum(['list', 'new', 'select', 'close']),
+    index: z.number().int().min(0).max(999).optional(),
+    url: z.string().max(MAX_URL).optional(),
   },
   outputSchema: {
     tabs: z.array(tabSchema).optional(),

@@ -12,12 +12,12 @@ export const typeTool = defineTool({
   name: 'browser_type',
   title: 'Type text',
   description:
-    'Type text into the focused element, or first click a target (same fields and checks as browser_click) and type there. Nothing is typed if that click is refused.',
+    'Type `text` into the focused element, or into a target clicked first (as browser_click; nothing typed if refused).',
   type: 'input',
   inputSchema: {
-    text: z.string().max(MAX_TEXT).describe(`Text to type (at most ${MAX_TEXT} characters).`),
-    submit: z.boolean().optional().describe('Press Enter after typing.'),
-    clear: z.boolean().optional().describe('Select what the field holds and delete it before typing.'),
+    text: z.string().max(MAX_TEXT),
+    submit: z.boolean().optional().describe('Press Enter after.'),
+    clear: z.boolean().optional().describe('Empty the field first.'),
     ...targetShape,
   },
   outputSchema: {

@@ -7,18 +7,13 @@ export const waitForTool = defineTool({
   name: 'browser_wait_for',
   title: 'Wait for text to appear or go, or for a time',
   description:
-    'Waits until `text` is visible on the page, or `text_gone` is not, or for `seconds`; at most `timeout` seconds for the text (default 10). Running out of time is an answer (met: false), not an error.',
+    'Wait until `text` shows or `text_gone` goes (at most `timeout` s, default 10), or for `seconds`.',
   type: 'read',
   inputSchema: {
-    text: z.string().min(1).max(500).optional().describe('Text to wait for (visible, case-insensitive).'),
-    text_gone: z.string().min(1).max(500).optional().describe('Text to wait to disappear.'),
-    seconds: z.number().min(0).max(MAX_WAIT_S).optional().describe('Seconds to wait.'),
-    timeout: z
-      .number()
-      .min(0)
-      .max(MAX_WAIT_S)
-      .optional()
-      .describe(`Most seconds to wait for the text (default 10, at most ${MAX_WAIT_S}).`),
+    text: z.string().min(1).max(500).optional(),
+    text_gone: z.string().min(1).max(500).optional(),
+    seconds: z.number().min(0).max(MAX_WAIT_S).optional(),
+    timeout: z.number().min(0).max(MAX_WAIT_S).optional(),
   },
   outputSchema: {
     met: z.boolean().optional().describe('Whether the condition held when the wait ended.'),
