@@ -5,8 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { groupCosts } from '../dist/bench/tool-tokens.js';
 import { withCosts } from '../dist/src/mcp/cap-costs-file.js';
 import { ALL_CAPS } from '../dist/src/mcp/caps.js';
-import { enabledTools, listTools } from '../dist/src/mcp/server.js';
-import { toolDocs, withToolDocs } from '../dist/src/mcp/tool-table.js';
+import { answerFields, enabledTools, listTools } from '../dist/src/mcp/server.js';
+import { toolDocs, toolReference, withToolDocs } from '../dist/src/mcp/tool-table.js';
 
 const costs = groupCosts();
 const caps = new Map(enabledTools(ALL_CAPS).map((t) => [t.name, t.cap ?? 'core']));
@@ -32,5 +32,15 @@ rewrite(
     ),
   'tool reference',
 );
+const all = listTools(ALL_CAPS);
+const reference = toolReference(
+  enabledTools(ALL_CAPS).map((t) => ({
+    tool: all.find((x) => x.name === t.name),
+    cap: t.cap ?? 'core',
+    answer: answerFields(t),
+  })),
+  readFileSync(new URL('../docs/tools-preamble.md', import.meta.url), 'utf8'),
+);
+rewrite('docs/tools.md', () => `${reference}\n`, 'tool reference');
 if (rewrite('src/mcp/cap-costs.ts', (s) => withCosts(s, costs), 'group token costs'))
   console.log('src/mcp/cap-costs.ts changed: run `npm run build` (npm run readme does) so dist has it');

@@ -62,6 +62,15 @@ function schemas(tool: ToolDefinition, caps: ReadonlySet<Cap>): Pick<Tool, 'inpu
   };
 }
 
+/** Each field of a tool's answer with its description, for docs/tools.md (the list gives names only). */
+export function answerFields(tool: ToolDefinition): Record<string, { description?: string }> {
+  const out = z.toJSONSchema(z.object({ ...outcomeShape, ...tool.outputSchema }), {
+    target: 'draft-7',
+    io: 'output',
+  });
+  return (out.properties ?? {}) as Record<string, { description?: string }>;
+}
+
 /** The tools a run offers: those of its groups (default: core). */
 export function enabledTools(caps: ReadonlySet<Cap> = DEFAULT_CAPS): ToolDefinition[] {
   return TOOLS.filter((t) => caps.has(t.cap ?? 'core'));

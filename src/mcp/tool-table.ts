@@ -87,3 +87,45 @@ export function withToolDocs(readme: string, docs: string): string {
   if (a < 0 || b < a) throw new Error(`README.md has no ${START} … ${END} block`);
   return `${readme.slice(0, a)}${docs}${readme.slice(b + END.length)}`;
 }
+
+type JsonProp = { description?: string; type?: unknown; enum?: unknown[]; items?: JsonProp };
+
+function typeOf(p: JsonProp): string {
+  if (p.enum) return p.enum.map((v) => `\`${String(v)}\``).join(' | ');
+  if (p.type === 'array') return `${p.items ? typeOf(p.items) : 'any'}[]`;
+  return Array.isArray(p.type) ? p.type.join(' | ') : String(p.type ?? 'any');
+}
+
+const cell = (s: string | undefined) => (s ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/**
+ * docs/tools.md: the reference the tool definitions leave out so that the model does not pay for it on
+ * every step: every tool with its group, every argument with its type, and every field of its answer.
+ */
+export function toolReference(
+  tools: Array<{ tool: Tool; cap: Cap; answer: Record<string, JsonProp> }>,
+  preamble: string,
+): string {
+  const parts = tools.map(({ tool, cap, answer }) => {
+    const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonProp>;
+    const required = new Set(tool.inputSchema.required ?? []);
+    const args = Object.entries(props).map(
+      ([k, p]) => `| \`${k}${required.has(k) ? '' : '?'}\` | ${cell(typeOf(p))} | ${cell(p.description)} |`,
+    );
+    const out = Object.entries(answer).map(([k, p]) => `| \`${k}\` | ${cell(p.description)} |`);
+    return [
+      `## \`${tool.name}\` (${cap})`,
+      '',
+      tool.description ?? '',
+      '',
+      ...(args.length ? ['| argument | type | meaning |', '|---|---|---|', ...args, ''] : []),
+      'Its answer (`structuredContent`):',
+      '',
+      '| field | meaning |',
+      '|---|---|',
+      ...out,
+      '',
+    ].join('\n');
+  });
+  return [preamble.trim(), '', ...parts].join('\n');
+}

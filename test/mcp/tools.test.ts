@@ -6,8 +6,8 @@ import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js
 import { imageSize } from '../../src/geometry/index.js';
 import { CAP_COSTS } from '../../src/mcp/cap-costs.js';
 import { ALL_CAPS } from '../../src/mcp/caps.js';
-import { enabledTools } from '../../src/mcp/server.js';
-import { END, START, toolDocs } from '../../src/mcp/tool-table.js';
+import { answerFields, enabledTools, listTools } from '../../src/mcp/server.js';
+import { END, START, toolDocs, toolReference } from '../../src/mcp/tool-table.js';
 import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
 
 // One server (one browser) at devicePixelRatio 2 for every tool.
@@ -66,6 +66,20 @@ describe('tools over stdio', () => {
       toolDocs(tools, (n) => enabledTools(ALL_CAPS).find((t) => t.name === n)?.cap ?? 'core', CAP_COSTS),
       'README.md is stale: run npm run readme',
     );
+  });
+
+  test('docs/tools.md is the tool list’s full reference (npm run readme regenerates it)', () => {
+    const all = listTools(ALL_CAPS);
+    const reference = toolReference(
+      enabledTools(ALL_CAPS).map((t) => ({
+        tool: all.find((x) => x.name === t.name) as (typeof all)[number],
+        cap: t.cap ?? 'core',
+        answer: answerFields(t),
+      })),
+      readFileSync(fileURLToPath(new URL('../../../docs/tools-preamble.md', import.meta.url)), 'utf8'),
+    );
+    const kept = readFileSync(fileURLToPath(new URL('../../../docs/tools.md', import.meta.url)), 'utf8');
+    assert.equal(kept, `${reference}\n`, 'docs/tools.md is stale: run npm run readme');
   });
 
   test('browser_screenshot returns the image, a note and structuredContent.frame as SPEC S4 lists', async () => {
