@@ -3,11 +3,16 @@
 // devicePixelRatio 2, with points computed by trueclick's geometry core (the same four numbers read under the
 // right and a wrong convention) and drawn by trueclick's own drawing code (src/image/draw.ts). Nothing is
 // drawn by hand. DOCS_OUT=dir writes elsewhere (the tests do).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { startFixtureServer } from '../dist/fixtures/server.js';
+import { findChromium } from '../dist/src/browser/chromium-path.js';
 import { ExtensionRelay } from '../dist/src/browser/extension/relay.js';
+import { CHROMIUM_ARGS } from '../dist/src/browser/launch.js';
+import { writeReport } from '../dist/src/cli/report.js';
 import {
   PRESET_NAMES,
   presetFor,
@@ -17,6 +22,8 @@ import {
 } from '../dist/src/geometry/index.js';
 import { drawLabels, resizeToWidth } from '../dist/src/image/draw.js';
 import { TrueclickSession } from '../dist/src/index.js';
+import { pageAt, startAttachedBrowser } from '../dist/test/helpers/attached.js';
+import { imagePx, startStdio, structured } from '../dist/test/helpers/mcp-client.js';
 import { startUserBrowser } from '../dist/test/helpers/user-browser.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -62,6 +69,56 @@ async function picture(name, shot, labels) {
   const png = await drawLabels(Buffer.from(shot.base64, 'base64'), labels, { fontPx: 18 });
   writeFileSync(join(PICS, `${name}.png`), await resizeToWidth(png, WIDTH));
   return `pictures/${name}.png`;
+}
+
+/** A real MCP session with --trace-dir on /rw/list, its report opened in Chromium and photographed. */
+async function reportPicture(srv) {
+  const traceDir = mkdtempSync(join(os.tmpdir(), 'trueclick-docs-trace-'));
+  const chrome = await startAttachedBrowser();
+  const mcp = await startStdio([
+    '--cdp-endpoint',
+    chrome.endpoint,
+    '--device-scale-factor',
+    '2',
+    '--trace-dir',
+    traceDir,
+  ]);
+  try {
+    const open = async (run) => {
+      const url = srv.url('/rw/list', { run });
+      await mcp.call('browser_navigate', { url });
+      const page = await pageAt(chrome, url);
+      await page.waitForFunction(() => window.rw?.ready === true);
+      const f = structured(await mcp.call('browser_screenshot')).frame;
+      return { page, f };
+    };
+    const centre = async (page, id) => {
+      const b = await page.locator(`.ticket-row:has-text("${id}") .title`).boundingBox();
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    };
+    let { page, f } = await open('docs-report-1');
+    await mcp.call('browser_click', { frame: f.id, ...imagePx(f, await centre(page, 'TCK-7744')) });
+    ({ page, f } = await open('docs-report-2'));
+    const at = await centre(page, 'TCK-7741');
+    await page.evaluate(() => window.rw.resort());
+    await mcp.call('browser_click', { frame: f.id, ...imagePx(f, at) });
+  } finally {
+    await mcp.close();
+    await chrome.close();
+  }
+  const { file } = writeReport(traceDir);
+  const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+    await page.goto(pathToFileURL(file).href);
+    await page.locator('#refusals').check();
+    const png = await page.screenshot();
+    writeFileSync(join(PICS, 'report.png'), await resizeToWidth(png, WIDTH));
+  } finally {
+    await browser.close();
+    rmSync(traceDir, { recursive: true, force: true });
+  }
+  return 'pictures/report.png';
 }
 
 async function boxOf(session, selector) {
@@ -180,6 +237,9 @@ try {
     await user.close();
     await relay.close();
   }
+
+  // 8. The report of a traced session on the corpus: a click that hit, and one refused after a re-sort.
+  made.push(await reportPicture(srv));
 } finally {
   await session.close();
   await srv.close();

@@ -360,6 +360,30 @@ export class TrueclickSession {
     });
   }
 
+  /** The viewport as it is now, for a trace to show beside a refusal: an image only, not a frame to act by. */
+  async lookNow(): Promise<{ base64: string; image: Capture['image']; css: Capture['css'] }> {
+    const { driver } = await this.context();
+    const c = await captureFrame(driver, this.captureOptions());
+    c.snapshot.catch(() => {});
+    return { base64: c.base64, image: c.image, css: c.css };
+  }
+
+  /** Whether the focused element (through shadow roots and same-origin frames) is a password field. */
+  async focusIsPassword(): Promise<boolean> {
+    const { driver } = await this.context({ whileDialog: true });
+    return driver.page.evaluate(() => {
+      let el: Element | null = document.activeElement;
+      for (let i = 0; i < 20 && el; i++) {
+        const inner: Element | null | undefined =
+          el.shadowRoot?.activeElement ??
+          (el instanceof HTMLIFrameElement ? el.contentDocument?.activeElement : undefined);
+        if (!inner) break;
+        el = inner;
+      }
+      return el instanceof HTMLInputElement && el.type === 'password';
+    });
+  }
+
   /** One key down or up (Gemini's key_down / key_up). */
   async keyboard(how: 'down' | 'up', key: KeyName): Promise<void> {
     const { driver } = await this.context();

@@ -61,6 +61,17 @@ browserOptions(
     .option('--shared', 'with --http: one browser and one set of frames for all clients')
     .option('--extension', 'act on the tabs the user shares through the trueclick extension')
     .option('--caps <list>', `tool groups to offer beside core: ${capsHelp()}`, parseList)
+    .option('--trace-dir <dir>', 'write a trace of every call (and the frames) to a session folder in <dir>')
+    .option(
+      '--trace-max-mb <n>',
+      'with --trace-dir: drop the oldest frame images past this size (default 200)',
+      parsePositive,
+    )
+    .option(
+      '--secret <value>',
+      'a value never written to a trace (repeat the flag for several; also TRUECLICK_SECRETS, comma-separated)',
+      (v: string, all: string[] = []) => [...all, v],
+    )
     .option(
       '--browser-per-session',
       'with --http: a browser of its own per session (default: an isolated context on one browser)',
@@ -118,6 +129,21 @@ program
   .action(async (o) => {
     const { demo } = await import('./demo.js');
     process.exitCode = await demo(o);
+  });
+
+program
+  .command('report <dir>')
+  .description('write report.html beside the newest session trace in <dir> (a --trace-dir folder)')
+  .option('--out <file>', 'write the report here instead')
+  .action(async (dir: string, o: { out?: string }) => {
+    const { writeReport } = await import('./report.js');
+    try {
+      const r = writeReport(dir, o.out);
+      console.log(`${r.file}: ${r.steps} steps`);
+    } catch (err) {
+      console.error(`trueclick report: ${(err as Error).message}`);
+      process.exitCode = 2;
+    }
   });
 
 program

@@ -12,6 +12,9 @@ export interface ServeFlags extends BrowserFlags {
   shared?: boolean;
   extension?: boolean;
   caps?: string[];
+  traceDir?: string;
+  traceMaxMb?: number;
+  secret?: string[];
   browserPerSession?: boolean;
   maxSessions?: number;
   sessionIdleS?: number;
@@ -44,6 +47,16 @@ export async function serve(flags: ServeFlags): Promise<void> {
   });
   const options = sessionOptions(flags);
   const caps = parseCaps(flags.caps);
+  const secrets = [...(flags.secret ?? []), ...(process.env.TRUECLICK_SECRETS ?? '').split(',')].filter(
+    Boolean,
+  );
+  const traced = flags.traceDir
+    ? {
+        dir: flags.traceDir,
+        secrets,
+        ...(flags.traceMaxMb ? { maxBytes: flags.traceMaxMb * 1024 * 1024 } : {}),
+      }
+    : undefined;
   if (flags.extension) {
     const clash = EXTENSION_CLASHES.filter((f) => flags[f] !== undefined).map(flagName);
     if (clash.length)
@@ -56,7 +69,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
       `trueclick: open ${relay.connectUrl} in your browser (with the trueclick extension) and share a tab.\n`,
     );
   }
-  if (flags.http === undefined) return serveStdio(options, caps);
+  if (flags.http === undefined) return serveStdio(options, caps, traced);
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
   const host = flags.host ?? '127.0.0.1';
   const server = await serveHttp(options, {
@@ -64,6 +77,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     host,
     shared: Boolean(flags.shared),
     caps,
+    ...(traced ? { trace: traced } : {}),
     browserPerSession: Boolean(flags.browserPerSession),
     ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
     ...(flags.sessionIdleS !== undefined ? { sessionIdleS: flags.sessionIdleS } : {}),

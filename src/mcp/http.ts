@@ -7,6 +7,7 @@ import { SharedBrowser } from '../browser/shared-browser.js';
 import type { Cap } from './caps.js';
 import { giveBackMemorySoon } from './give-back.js';
 import { createMcpServer } from './server.js';
+import { Trace, type TraceOptions } from './trace.js';
 
 /** How long an idle keep-alive connection stays open, ms. */
 const KEEP_ALIVE_MS = 65_000;
@@ -26,6 +27,8 @@ export interface HttpOptions {
   sessionIdleS?: number;
   /** The tool groups offered (default: core). */
   caps?: ReadonlySet<Cap>;
+  /** A trace per MCP session, each in a folder of its own under trace.dir. */
+  trace?: TraceOptions;
 }
 
 /** A JSON-RPC body larger than this is refused before it is read on: no tool argument needs more. */
@@ -209,7 +212,9 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
       if (session !== sharedSession) void session.close().finally(() => giveBackMemorySoon());
     };
     try {
-      await createMcpServer(session, http.caps).connect(transport);
+      await createMcpServer(session, http.caps, http.trace ? { trace: new Trace(http.trace) } : {}).connect(
+        transport,
+      );
       await transport.handleRequest(req, res, body);
     } finally {
       starting.delete(transport);

@@ -10,10 +10,12 @@ import { z } from 'zod';
 import type { TrueclickSession } from '../actions/session.js';
 import { VERSION } from '../version.js';
 import { type Cap, DEFAULT_CAPS, enableHint } from './caps.js';
+import { observeCall, progressOf } from './observe.js';
 import { outcomeShape } from './outcome.js';
 import { runTool } from './run-tool.js';
 import { annotationsFor, shapeFor, type ToolDefinition } from './tool.js';
 import { TOOLS } from './tools/index.js';
+import type { Trace } from './trace.js';
 
 /** What the client hands the model once per session: how the tools fit together, for the groups offered. */
 function instructions(caps: ReadonlySet<Cap>): string {
@@ -92,15 +94,19 @@ export function listTools(caps: ReadonlySet<Cap> = DEFAULT_CAPS): Tool[] {
  * trueclick owns argument checking: unknown names and schema errors come back as the same structured
  * refusal as any other (run-tool.ts).
  */
-export function createMcpServer(session: TrueclickSession, caps: ReadonlySet<Cap> = DEFAULT_CAPS): Server {
+export function createMcpServer(
+  session: TrueclickSession,
+  caps: ReadonlySet<Cap> = DEFAULT_CAPS,
+  opts: { trace?: Trace } = {},
+): Server {
   const server = new Server(
     { name: 'trueclick', version: VERSION },
-    { capabilities: { tools: {} }, instructions: instructions(caps) },
+    { capabilities: { tools: {}, logging: {} }, instructions: instructions(caps) },
   );
   const tools = listTools(caps);
   const enabled = enabledTools(caps);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
     const tool = enabled.find((t) => t.name === name);
     if (!tool) {
@@ -112,7 +118,23 @@ export function createMcpServer(session: TrueclickSession, caps: ReadonlySet<Cap
           : `Unknown tool ${JSON.stringify(name.slice(0, 80))}; the tools are ${enabled.map((t) => t.name).join(', ')}.`,
       );
     }
-    return runTool(tool, session, request.params.arguments, extra.signal, caps);
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const startedAt = Date.now();
+    const stop = progressOf(name, args, request.params._meta?.progressToken, extra.sendNotification);
+    const result = await runTool(tool, session, request.params.arguments, extra.signal, caps).finally(stop);
+    await observeCall(
+      {
+        server,
+        session,
+        ...(opts.trace ? { trace: opts.trace } : {}),
+        ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
+      },
+      name,
+      args,
+      result,
+      startedAt,
+    );
+    return result;
   });
   return server;
 }

@@ -2,10 +2,15 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { type SessionOptions, TrueclickSession } from '../actions/session.js';
 import type { Cap } from './caps.js';
 import { createMcpServer } from './server.js';
+import { Trace, type TraceOptions } from './trace.js';
 
-export async function serveStdio(options: SessionOptions, caps?: ReadonlySet<Cap>): Promise<void> {
+export async function serveStdio(
+  options: SessionOptions,
+  caps?: ReadonlySet<Cap>,
+  trace?: TraceOptions,
+): Promise<void> {
   const session = new TrueclickSession(options);
-  const server = createMcpServer(session, caps);
+  const server = createMcpServer(session, caps, trace ? { trace: new Trace(trace) } : {});
   const transport = new StdioServerTransport();
   const shutdown = async () => {
     await session.close();

@@ -10,9 +10,18 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PICTURES = ['units', 'box-format', 'axis-order', 'origin', 'rectangle', 'device-css', 'connect'];
+const PICTURES = [
+  'units',
+  'box-format',
+  'axis-order',
+  'origin',
+  'rectangle',
+  'device-css',
+  'connect',
+  'report',
+];
 
-test('scripts/docs.mjs writes the seven pictures and the presets table the repository holds', async () => {
+test('scripts/docs.mjs writes the eight pictures and the presets table the repository holds', async () => {
   const out = mkdtempSync(join(os.tmpdir(), 'tc-docs-'));
   const r = spawnSync(process.execPath, ['scripts/docs.mjs'], {
     cwd: ROOT,

@@ -1,0 +1,149 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sessionsIn, type TraceRecord } from '../mcp/trace.js';
+
+/**
+ * `trueclick report DIR`: one HTML file beside a session's trace (its frame images load from frames/ next to
+ * it; nothing from the network) that replays the session step by step: the frame the model saw, the point it
+ * gave and where the click landed, the element's box then and now, the verdict, and for a refusal both states.
+ */
+export function writeReport(dir: string, out?: string): { file: string; steps: number } {
+  const session = sessionsIn(dir).at(-1);
+  if (!session) throw new Error(`no trace in ${dir}: run trueclick serve --trace-dir ${dir} first`);
+  const records = readRecords(join(session, 'trace.jsonl'));
+  const ids = records.flatMap((r) => [r.frame, (r.answer?.now as { id?: string } | undefined)?.id]);
+  const images = Object.fromEntries(
+    ids
+      .filter((f): f is string => Boolean(f))
+      .map((f) => [f, existsSync(join(session, 'frames', `${f}.png`))]),
+  );
+  const file = out ?? join(session, 'report.html');
+  writeFileSync(file, page(records, images));
+  return { file, steps: records.length };
+}
+
+/** Every whole line of the trace; a line cut short by a kill is left out, the rest still reads. */
+export function readRecords(path: string): TraceRecord[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as TraceRecord];
+      } catch {
+        return [];
+      }
+    });
+}
+
+const esc = (s: string) =>
+  s.replace(/[<>&]/g, (c) => ({ '<': '\\u003c', '>': '\\u003e', '&': '\\u0026' })[c] ?? c);
+
+function page(records: TraceRecord[], images: Record<string, boolean>): string {
+  const data = esc(JSON.stringify({ records, images }));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>trueclick session report</title>
+<style>${CSS}</style></head>
+<body>
+<header><h1>trueclick session report</h1><div id="summary"></div>
+<div class="filters"><label><input type="checkbox" id="refusals"> refusals and errors only</label>
+<label>tool <select id="tool"><option value="">all</option></select></label></div></header>
+<main id="steps"></main>
+<script id="data" type="application/json">${data}</script>
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}
+
+const CSS = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2327;background:#f6f7f7}
+header{position:sticky;top:0;background:#fff;border-bottom:1px solid #dcdcde;padding:.6rem 1.2rem;z-index:2}
+h1{font-size:1.1rem;margin:0 0 .3rem}
+.filters{display:flex;gap:1.2rem;margin-top:.3rem}
+#summary span{margin-right:1rem}
+main{padding:1rem 1.2rem;display:flex;flex-direction:column;gap:1rem}
+.step{background:#fff;border:1px solid #dcdcde;border-radius:6px;padding:.7rem .9rem}
+.step h2{font-size:.95rem;margin:0 0 .3rem;display:flex;gap:.6rem;align-items:center}
+.badge{font-size:.75rem;padding:.05rem .45rem;border-radius:3px;color:#fff;background:#50575e}
+.badge.ok{background:#0b7a43}.badge.refused{background:#b26200}.badge.error{background:#b32d2e}
+.meta{color:#50575e;font-size:.8rem}
+.msg{margin:.3rem 0}
+pre{background:#f6f7f7;padding:.4rem;overflow:auto;font-size:.75rem;max-height:8rem}
+.shots{display:flex;gap:1rem;flex-wrap:wrap}
+figure{margin:0;max-width:640px}
+.frame{position:relative;outline:1px solid #dcdcde}
+.frame img{width:100%;display:block}
+.frame svg{position:absolute;left:0;top:0;width:100%;height:100%}
+figcaption{font-size:.8rem;color:#50575e}
+.asked{fill:none;stroke:#d0312d;stroke-width:3}
+.landed{stroke:#0b7a43;stroke-width:3}
+.then{fill:none;stroke:#2271b1;stroke-width:3}
+.now{fill:none;stroke:#b26200;stroke-width:3;stroke-dasharray:8 5}
+.states{display:grid;grid-template-columns:1fr 1fr;gap:.6rem;font-size:.85rem}
+.states div{background:#f6f7f7;padding:.4rem}
+.hidden{display:none}
+`;
+
+// The page's own script: builds the steps from the embedded records (no network, no framework).
+const SCRIPT = `
+const {records, images} = JSON.parse(document.getElementById('data').textContent);
+const frames = {};
+for (const r of records) { const f = r.answer && r.answer.frame; if (f && typeof f === 'object' && f.id) frames[f.id] = f; }
+const kind = (v) => !v ? '' : v === 'OK' ? 'ok' : /^(BAD_INPUT|BLOCKED|BROWSER_GONE|TIMEOUT|INTERNAL_ERROR)$/.test(v) ? 'error' : 'refused';
+const el = (tag, attrs = {}, ...kids) => { const e = document.createElement(tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); for (const c of kids) e.append(c); return e; };
+const svgEl = (tag, attrs) => { const e = document.createElementNS('http://www.w3.org/2000/svg', tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v)); return e; };
+function describe(h) { return h ? (h.tag || '') + (h.text ? ' "' + h.text.slice(0, 80) + '"' : '') + (h.context ? ' in "' + h.context.slice(0, 80) + '"' : '') : 'nothing'; }
+function figure(r, f, caption, parts, live) {
+  const box = el('div', { class: 'frame' }, el('img', { src: 'frames/' + f.id + '.png', alt: 'frame ' + f.id }));
+  const fig = el('figure', {}, box);
+  const svg = svgEl('svg', { viewBox: '0 0 ' + f.image.width + ' ' + f.image.height, preserveAspectRatio: 'none' });
+  const k = f.image.width / f.css.width;
+  const a = r.answer || {};
+  const rect = (h, cls) => { if (h && h.rect) svg.append(svgEl('rect', { class: cls, x: h.rect.x * k, y: h.rect.y * k, width: h.rect.width * k, height: h.rect.height * k })); };
+  if (parts.includes('then')) rect(a.hitAtCapture, 'then');
+  if (parts.includes('now')) rect(a.hitNow, 'now');
+  if (a.imagePoint && !live) svg.append(svgEl('circle', { class: 'asked', cx: a.imagePoint.x, cy: a.imagePoint.y, r: 9 }));
+  if (a.point && live) svg.append(svgEl('circle', { class: 'asked', cx: a.point.x * k, cy: a.point.y * k, r: 9 }));
+  if (parts.includes('landed') && a.dispatched) {
+    const x = a.dispatched.x * k, y = a.dispatched.y * k;
+    svg.append(svgEl('line', { class: 'landed', x1: x - 12, y1: y, x2: x + 12, y2: y }), svgEl('line', { class: 'landed', x1: x, y1: y - 12, x2: x, y2: y + 12 }));
+  }
+  box.append(svg);
+  fig.append(el('figcaption', {}, caption));
+  return fig;
+}
+const main = document.getElementById('steps');
+const counts = {}; const tools = new Set();
+for (const r of records) {
+  const v = r.verdict || 'no verdict'; counts[v] = (counts[v] || 0) + 1; tools.add(r.tool);
+  const card = el('section', { class: 'step', 'data-tool': r.tool, 'data-verdict': r.verdict || '', 'data-kind': kind(r.verdict) });
+  card.append(el('h2', {}, '#' + r.seq + ' ' + r.tool, el('span', { class: 'badge ' + kind(r.verdict) }, r.verdict || '—'), el('span', { class: 'meta' }, r.ms + ' ms · ' + new Date(r.t).toISOString().slice(11, 23))));
+  if (r.message) card.append(el('p', { class: 'msg' }, r.message));
+  if (r.notice) card.append(el('p', { class: 'meta' }, 'Notice: ' + r.notice));
+  card.append(el('pre', {}, JSON.stringify(r.args)));
+  const f = r.frame && frames[r.frame];
+  if (f && images[r.frame]) {
+    const shots = el('div', { class: 'shots' });
+    const a = r.answer || {};
+    if (kind(r.verdict) === 'refused' && a.hitAtCapture !== undefined) {
+      shots.append(figure(r, f, 'in frame ' + f.id + ': ' + describe(a.hitAtCapture) + ' (blue box); the circle is the point the model gave', ['then']));
+      const now = a.now && images[a.now.id] ? a.now : f;
+      shots.append(figure(r, now, (now === f ? 'now (drawn on the frame; no image of now was kept): ' : 'now, the page after the refusal: ') + describe(a.hitNow) + ' (orange box)', ['now'], now !== f));
+    } else shots.append(figure(r, f, r.tool === 'browser_screenshot' || r.tool === 'browser_zoom' ? 'frame ' + f.id + ' as the model saw it' : 'frame ' + f.id + ': circle = the point the model gave, cross = where the input went, box = ' + describe(a.hitAtCapture), ['then', 'landed']));
+    card.append(shots);
+    if (kind(r.verdict) === 'refused' && a.changes) card.append(el('pre', {}, JSON.stringify(a.changes, null, 1)));
+  } else if (r.frame && !images[r.frame] && frames[r.frame]) card.append(el('p', { class: 'meta' }, 'frame ' + r.frame + ' image dropped (trace size cap)'));
+  main.append(card);
+}
+const ms = records.map((r) => r.ms).sort((a, b) => a - b);
+const median = ms.length ? ms[Math.floor(ms.length / 2)] : 0;
+document.getElementById('summary').append(...[el('span', {}, records.length + ' steps'), ...Object.entries(counts).map(([v, n]) => el('span', { 'data-count': v }, v + ': ' + n)), el('span', {}, 'median ' + median + ' ms a step')]);
+const pick = document.getElementById('tool');
+for (const t of [...tools].sort()) pick.append(el('option', { value: t }, t));
+function filter() {
+  const only = document.getElementById('refusals').checked, tool = pick.value;
+  for (const c of main.children) c.classList.toggle('hidden', (only && !/refused|error/.test(c.dataset.kind)) || (tool && c.dataset.tool !== tool));
+}
+document.getElementById('refusals').addEventListener('change', filter);
+pick.addEventListener('change', filter);
+`;

@@ -1,0 +1,78 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { TrueclickSession } from '../actions/session.js';
+import type { Trace } from './trace.js';
+
+/** Verdicts that are an answer, not news: everything else is a refusal or an error the client may log. */
+const QUIET = new Set(['OK']);
+const ERRORS = new Set(['BAD_INPUT', 'BROWSER_GONE', 'TIMEOUT', 'INTERNAL_ERROR']);
+const REFUSALS = new Set(['STALE_TARGET', 'COVERED', 'MISSED_TARGET', 'LANDED_ELSEWHERE', 'FRAME_MISMATCH']);
+/** Tools whose text could go into a password field. */
+const TYPING = new Set(['browser_type', 'browser_act', 'browser_handle_dialog']);
+
+type Send = (n: ServerNotification) => Promise<void>;
+
+/**
+ * A heartbeat for a call the client asked progress of (it sent a progressToken): one notification a
+ * second while it runs, so a long wait, a long text being typed or a batch of actions is seen to move.
+ */
+export function progressOf(
+  tool: string,
+  args: Record<string, unknown>,
+  token: string | number | undefined,
+  send: Send,
+): () => void {
+  if (token === undefined) return () => {};
+  const started = Date.now();
+  const seconds = Number(args.seconds ?? args.timeout ?? 0);
+  const total = tool === 'browser_wait_for' ? seconds || 10 : undefined;
+  const timer = setInterval(() => {
+    const s = Math.round((Date.now() - started) / 1000);
+    void send({
+      method: 'notifications/progress',
+      params: {
+        progressToken: token,
+        progress: s,
+        ...(total ? { total } : {}),
+        message: `${tool} running for ${s} s`,
+      },
+    }).catch(() => {});
+  }, 1000);
+  return () => clearInterval(timer);
+}
+
+/** After a call: the trace gets its record, and the client's log a line for a refusal, an error or a notice. */
+export async function observeCall(
+  o: { server: Server; session: TrueclickSession; trace?: Trace; sessionId?: string },
+  tool: string,
+  args: Record<string, unknown>,
+  result: CallToolResult,
+  startedAt: number,
+): Promise<void> {
+  const s = (result.structuredContent ?? {}) as {
+    verdict?: string;
+    message?: string;
+    notice?: string;
+    navigation?: unknown;
+    submitted?: boolean;
+  };
+  if (o.trace) {
+    // After typing, the focus is where the text went; a page that moved on (a submit) cannot say: mask it.
+    const typedIntoPassword =
+      TYPING.has(tool) &&
+      (Boolean(s.navigation || s.submitted) || (await o.session.focusIsPassword().catch(() => true)));
+    // A refusal is shown beside what the page holds now: one more image, taken only while tracing.
+    const now =
+      s.verdict && REFUSALS.has(s.verdict) ? await o.session.lookNow().catch(() => undefined) : undefined;
+    try {
+      o.trace.record({ tool, args, result, startedAt, typedIntoPassword, ...(now ? { now } : {}) });
+    } catch (err) {
+      process.stderr.write(`trueclick: the trace could not be written: ${(err as Error).message}\n`);
+    }
+  }
+  const log = (level: 'notice' | 'warning' | 'error', data: Record<string, unknown>) =>
+    o.server.sendLoggingMessage({ level, logger: 'trueclick', data }, o.sessionId).catch(() => {});
+  if (s.notice) await log('notice', { event: s.notice });
+  if (s.verdict && !QUIET.has(s.verdict))
+    await log(ERRORS.has(s.verdict) ? 'error' : 'warning', { tool, verdict: s.verdict, message: s.message });
+}
