@@ -8,6 +8,7 @@ import { type DialogInfo, PageEvents } from '../browser/page-events.js';
 import { defaultPolicy, type UrlPolicy } from '../browser/url-policy.js';
 import { markColour } from '../image/draw.js';
 import { drawMarks } from '../image/marks.js';
+import type { TraceOptions } from '../trace/trace.js';
 import { type ActRequest, type ActResult, runAct } from './act.js';
 import { answerDialog, type DialogAnswer, type UploadResult, uploadFiles } from './answers.js';
 import { type ClickRequest, guardedClick, pointAt } from './click.js';
@@ -22,6 +23,7 @@ import { type Effects, effectsSentence, PageWatch } from './page-watch.js';
 import { type ScrollReport, scrollAt } from './scroll.js';
 import { guardedSelect, type SelectReport } from './select.js';
 import { SessionBrowser } from './session-browser.js';
+import { tracedSession } from './session-trace.js';
 import { type TabAction, type TabInfo, tabAction } from './tabs.js';
 import { type ActionContext, frameIn } from './target.js';
 import type { ClickReport, Point } from './verdicts.js';
@@ -39,6 +41,8 @@ export interface SessionOptions extends BrowserOptions {
    * browser the HTTP server shares between its sessions.
    */
   browserSource?: () => Promise<BrowserHandle>;
+  /** Trace every action to a session folder in trace.dir (as `serve --trace-dir`); `trueclick report` reads it. */
+  trace?: TraceOptions;
 }
 
 /**
@@ -94,6 +98,8 @@ export class TrueclickSession {
       },
       ...(handle ? { handle } : {}),
     });
+    // biome-ignore lint/correctness/noConstructorReturn: the traced session is this one, seen through a recorder.
+    if (options.trace) return tracedSession(this, options.trace);
   }
 
   /** Where the browser may go (the default: http, https and about: pages, any origin). */

@@ -182,6 +182,10 @@ program
   .option('--viewport <WxH>', 'with --url: viewport in CSS px (default 1280x800)', parseViewport)
   .option('--storage-state <file>', 'with --url: a Playwright storage state to start from (a login)')
   .option('--user-data-dir <dir>', 'with --url: a persistent profile to run on (a login)')
+  .option(
+    '--trace-dir <dir>',
+    'with --url: trace the clicks (one session folder per browser config; see report)',
+  )
   .option('--no-naive', 'skip the naive pipeline (model numbers used as CSS px)')
   .option('--concurrency <n>', 'browsers at once (default 1)', parseNonNegativeInt)
   .option('--json', 'print the results as JSON')

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sessionsIn, type TraceRecord } from '../mcp/trace.js';
+import { sessionsIn, type TraceRecord } from '../trace/trace.js';
 
 /**
  * `trueclick report DIR`: one HTML file beside a session's trace (its frame images load from frames/ next to

@@ -4,10 +4,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type SessionOptions, TrueclickSession } from '../actions/session.js';
 import { SharedBrowser } from '../browser/shared-browser.js';
+import { Trace, type TraceOptions } from '../trace/trace.js';
 import type { Cap } from './caps.js';
 import { giveBackMemorySoon } from './give-back.js';
 import { createMcpServer } from './server.js';
-import { Trace, type TraceOptions } from './trace.js';
 
 /** How long an idle keep-alive connection stays open, ms. */
 const KEEP_ALIVE_MS = 65_000;

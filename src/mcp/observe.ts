@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { TrueclickSession } from '../actions/session.js';
-import type { Trace } from './trace.js';
+import type { Trace } from '../trace/trace.js';
 
 /** Verdicts that are an answer, not news: everything else is a refusal or an error the client may log. */
 const QUIET = new Set(['OK']);
@@ -65,7 +65,16 @@ export async function observeCall(
     const now =
       s.verdict && REFUSALS.has(s.verdict) ? await o.session.lookNow().catch(() => undefined) : undefined;
     try {
-      o.trace.record({ tool, args, result, startedAt, typedIntoPassword, ...(now ? { now } : {}) });
+      const image = (result.content.find((c) => c.type === 'image') as { data: string } | undefined)?.data;
+      o.trace.record({
+        tool,
+        args,
+        answer: (result.structuredContent ?? {}) as Record<string, unknown>,
+        ...(image ? { image } : {}),
+        startedAt,
+        typedIntoPassword,
+        ...(now ? { now } : {}),
+      });
     } catch (err) {
       process.stderr.write(`trueclick: the trace could not be written: ${(err as Error).message}\n`);
     }

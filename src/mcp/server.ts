@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { TrueclickSession } from '../actions/session.js';
+import type { Trace } from '../trace/trace.js';
 import { VERSION } from '../version.js';
 import { type Cap, DEFAULT_CAPS, enableHint } from './caps.js';
 import { observeCall, progressOf } from './observe.js';
@@ -15,7 +16,6 @@ import { outcomeShape } from './outcome.js';
 import { runTool } from './run-tool.js';
 import { annotationsFor, shapeFor, type ToolDefinition } from './tool.js';
 import { TOOLS } from './tools/index.js';
-import type { Trace } from './trace.js';
 
 /** What the client hands the model once per session: how the tools fit together, for the groups offered. */
 function instructions(caps: ReadonlySet<Cap>): string {

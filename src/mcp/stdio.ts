@@ -1,8 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type SessionOptions, TrueclickSession } from '../actions/session.js';
+import { Trace, type TraceOptions } from '../trace/trace.js';
 import type { Cap } from './caps.js';
 import { createMcpServer } from './server.js';
-import { Trace, type TraceOptions } from './trace.js';
 
 export async function serveStdio(
   options: SessionOptions,

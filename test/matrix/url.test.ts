@@ -12,6 +12,8 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import type { UrlClickResult } from '../../src/cli/matrix/url-run.js';
+import { readRecords, writeReport } from '../../src/cli/report.js';
+import { sessionsIn } from '../../src/trace/trace.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const NARROW = [
@@ -86,11 +88,25 @@ describe('trueclick matrix --url', () => {
       '--targets-file',
       file,
       '--json',
+      '--trace-dir',
+      join(dir, 'trace'),
       ...NARROW,
       '--presets',
       'claude',
     ]);
     assert.equal(r.code, 0, r.err);
+    // --trace-dir: one traced session per browser config, each readable by trueclick report.
+    const sessions = sessionsIn(join(dir, 'trace'));
+    assert.equal(sessions.length, 2, 'DPR 1 and 2');
+    const clicks = sessions.flatMap((f) =>
+      readRecords(join(f, 'trace.jsonl')).filter((x) => x.tool === 'browser_click'),
+    );
+    assert.ok(clicks.length >= 2, `${clicks.length} clicks traced`);
+    assert.ok(
+      clicks.every((c) => c.frame && c.verdict === 'OK' && c.answer?.imagePoint),
+      JSON.stringify(clicks.find((c) => c.verdict !== 'OK')),
+    );
+    assert.match(writeReport(join(dir, 'trace')).file, /report\.html$/);
     const json = JSON.parse(r.out) as { misses: number; results: UrlClickResult[] };
     assert.equal(json.misses, 0);
     const of = (t: string) => json.results.filter((x) => x.cell.target === t);

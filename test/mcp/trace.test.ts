@@ -15,7 +15,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { findChromium } from '../../src/browser/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
 import { readRecords } from '../../src/cli/report.js';
-import { sessionsIn } from '../../src/mcp/trace.js';
+import { sessionsIn } from '../../src/trace/trace.js';
 import { attachedMcpForFile } from '../helpers/attached.js';
 import { CLI, type FrameInfo, imagePx, structured, text } from '../helpers/mcp-client.js';
 
@@ -162,13 +162,16 @@ describe('a traced session and its report', () => {
     // The OK click's step: the circle (the model's point), where the page draws it, lies on the target's box
     // (read from the page at the time, in the frame's image px).
     const step = page.locator('.step[data-verdict="OK"][data-tool="browser_click"]').first();
-    const drawn = await step.locator('.frame').first().evaluate((frame) => {
-      const img = frame.querySelector('img') as HTMLImageElement;
-      const c = (frame.querySelector('circle.asked') as SVGCircleElement).getBoundingClientRect();
-      const i = img.getBoundingClientRect();
-      const k = img.naturalWidth / i.width;
-      return { x: (c.x + c.width / 2 - i.x) * k, y: (c.y + c.height / 2 - i.y) * k };
-    });
+    const drawn = await step
+      .locator('.frame')
+      .first()
+      .evaluate((frame) => {
+        const img = frame.querySelector('img') as HTMLImageElement;
+        const c = (frame.querySelector('circle.asked') as SVGCircleElement).getBoundingClientRect();
+        const i = img.getBoundingClientRect();
+        const k = img.naturalWidth / i.width;
+        return { x: (c.x + c.width / 2 - i.x) * k, y: (c.y + c.height / 2 - i.y) * k };
+      });
     const b = okClick.box;
     assert.ok(
       drawn.x >= b.x && drawn.x <= b.x + b.width && drawn.y >= b.y && drawn.y <= b.y + b.height,

@@ -30,6 +30,8 @@ export interface UrlMatrixSpec extends Omit<MatrixSpec, 'targets'> {
   storageState?: string;
   userDataDir?: string;
   executablePath?: string;
+  /** Trace the clicks of the image as sent (one session folder per browser config), for `trueclick report`. */
+  traceDir?: string;
 }
 
 export interface UrlCell extends BrowserConfig {
@@ -151,7 +153,7 @@ export async function runUrlMatrix(
     try {
       handle = await openBrowser(base);
       const sessions = {
-        sent: new TrueclickSession(base, handle),
+        sent: new TrueclickSession(spec.traceDir ? { ...base, trace: { dir: spec.traceDir } } : base, handle),
         full: new TrueclickSession({ ...base, maxImageEdge: 0 }, handle),
       };
       for (const scroll of spec.scrolls) await runWorld(cfg, scroll, spec, sessions, emit);

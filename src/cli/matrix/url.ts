@@ -15,6 +15,7 @@ export interface UrlFlags {
   viewport?: { width: number; height: number };
   storageState?: string;
   userDataDir?: string;
+  traceDir?: string;
 }
 
 interface Flags extends UrlFlags, SpecFlags {
@@ -56,6 +57,7 @@ export function urlSpecFromFlags(o: Flags): UrlMatrixSpec {
   const base = specFromFlags({ ...o, targets: undefined, scrolls: o.scrolls ?? 'top' });
   const spec: UrlMatrixSpec = { ...base, url: url.href, targets, viewport: o.viewport ?? { ...VIEWPORT } };
   if (o.storageState) spec.storageState = o.storageState;
+  if (o.traceDir) spec.traceDir = o.traceDir;
   if (o.userDataDir) spec.userDataDir = o.userDataDir;
   if (o.executablePath) spec.executablePath = o.executablePath;
   return spec;

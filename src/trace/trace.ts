@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** What a person debugging an agent needs of one call, written as it happens (one JSON line per call). */
 export interface TraceRecord {
@@ -80,11 +79,16 @@ export class Trace {
     this.secrets = (opts.secrets ?? []).filter((s) => s.length > 0);
   }
 
-  /** Records one call; `typedIntoPassword` says the text it typed went into a password field. */
+  /**
+   * Records one call: its answer's fields (`answer`: an MCP structuredContent or a library result) and the
+   * frame image it made, if any; `typedIntoPassword` says the text it typed went into a password field.
+   */
   record(call: {
     tool: string;
     args: Record<string, unknown>;
-    result: CallToolResult;
+    answer: Record<string, unknown>;
+    /** The frame image this call made (base64 PNG), saved once under the frame's id. */
+    image?: string;
     startedAt: number;
     typedIntoPassword: boolean;
     /** The viewport after a refusal: the report shows it beside the frame. */
@@ -94,10 +98,11 @@ export class Trace {
       css: { width: number; height: number };
     };
   }): TraceRecord {
-    const s = (call.result.structuredContent ?? {}) as Record<string, unknown>;
+    const s = call.answer;
     const frame = s.frame as Record<string, unknown> | string | null | undefined;
     const frameId = typeof frame === 'string' ? frame : (frame?.id as string | undefined);
-    if (frame && typeof frame === 'object' && frameId) this.saveImage(frameId, call.result);
+    if (frame && typeof frame === 'object' && frameId && call.image)
+      this.saveBytes(frameId, Buffer.from(call.image, 'base64'));
     const answer: Record<string, unknown> = {};
     for (const k of KEPT) if (s[k] !== undefined && s[k] !== null) answer[k] = s[k];
     if (call.now) {
@@ -146,11 +151,6 @@ export class Trace {
     for (const secret of [...this.secrets, ...more])
       if (secret) t = t.split(JSON.stringify(secret).slice(1, -1)).join(MASK);
     return t;
-  }
-
-  private saveImage(id: string, result: CallToolResult): void {
-    const img = result.content.find((c) => c.type === 'image') as { data: string } | undefined;
-    if (img) this.saveBytes(id, Buffer.from(img.data, 'base64'));
   }
 
   private saveBytes(id: string, bytes: Buffer): void {
