@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Diagnosis, diagnose } from '../geometry/diagnose.js';
 import { sessionsIn, type TraceRecord } from '../trace/trace.js';
 
 /**
@@ -18,7 +19,7 @@ export function writeReport(dir: string, out?: string): { file: string; steps: n
       .map((f) => [f, existsSync(join(session, 'frames', `${f}.png`))]),
   );
   const file = out ?? join(session, 'report.html');
-  writeFileSync(file, page(records, images));
+  writeFileSync(file, page(records, images, missesOf(records)));
   return { file, steps: records.length };
 }
 
@@ -36,11 +37,62 @@ export function readRecords(path: string): TraceRecord[] {
     });
 }
 
+type Pt = { x: number; y: number };
+
+/** What explains a session's misses: the verdict, the fitted scale and offset per axis, and why. */
+interface MissDiagnosis {
+  verdict: string;
+  message: string;
+  scale: Pt;
+  offset: Pt;
+}
+
+/**
+ * The session's misses as the seed diagnosed them: where each described target was in its frame (image px)
+ * against where the model pointed, and the one mapping that explains them all, if one does: trueclick's own
+ * FRAME_MISMATCH diagnosis when it made one, else the same fit over the misses of the trace.
+ */
+export function missesOf(records: TraceRecord[]): {
+  pairs: Array<{ seq: number; target: Pt; given: Pt }>;
+  diagnosis?: MissDiagnosis;
+} {
+  const pairs = records.flatMap((r) => {
+    const a = (r.answer ?? {}) as { expectedAt?: { image?: Pt }; imagePoint?: Pt };
+    return (r.verdict === 'MISSED_TARGET' || r.verdict === 'FRAME_MISMATCH') &&
+      a.expectedAt?.image &&
+      a.imagePoint
+      ? [{ seq: r.seq, target: a.expectedAt.image, given: a.imagePoint }]
+      : [];
+  });
+  const own = records
+    .filter((r) => r.verdict === 'FRAME_MISMATCH' && r.answer?.diagnosis)
+    .map((r) => r.answer?.diagnosis as MissDiagnosis)
+    .at(-1);
+  if (own) return { pairs, diagnosis: own };
+  if (pairs.length === 0) return { pairs };
+  const d: Diagnosis = diagnose(
+    pairs.map((p) => ({ intended: [p.target.x, p.target.y], actual: [p.given.x, p.given.y] })),
+  );
+  return {
+    pairs,
+    diagnosis: {
+      verdict: d.verdict,
+      message: d.message,
+      scale: { x: d.fit.x.scale, y: d.fit.y.scale },
+      offset: { x: d.fit.x.offset, y: d.fit.y.offset },
+    },
+  };
+}
+
 const esc = (s: string) =>
   s.replace(/[<>&]/g, (c) => ({ '<': '\\u003c', '>': '\\u003e', '&': '\\u0026' })[c] ?? c);
 
-function page(records: TraceRecord[], images: Record<string, boolean>): string {
-  const data = esc(JSON.stringify({ records, images }));
+function page(
+  records: TraceRecord[],
+  images: Record<string, boolean>,
+  misses: ReturnType<typeof missesOf>,
+): string {
+  const data = esc(JSON.stringify({ records, images, misses }));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>trueclick session report</title>
 <style>${CSS}</style></head>
@@ -48,6 +100,8 @@ function page(records: TraceRecord[], images: Record<string, boolean>): string {
 <header><h1>trueclick session report</h1><div id="summary"></div>
 <div class="filters"><label><input type="checkbox" id="refusals"> refusals and errors only</label>
 <label>tool <select id="tool"><option value="">all</option></select></label></div></header>
+<section id="misses" class="hidden"><h2>Misses: where the model pointed against where the target was</h2>
+<svg id="plot"></svg><p id="diagnosis"></p></section>
 <main id="steps"></main>
 <script id="data" type="application/json">${data}</script>
 <script>${SCRIPT}</script>
@@ -82,11 +136,15 @@ figcaption{font-size:.8rem;color:#50575e}
 .states{display:grid;grid-template-columns:1fr 1fr;gap:.6rem;font-size:.85rem}
 .states div{background:#f6f7f7;padding:.4rem}
 .hidden{display:none}
+#misses{background:#fff;border:1px solid #dcdcde;border-radius:6px;margin:1rem 1.2rem 0;padding:.7rem .9rem}
+#misses h2{font-size:.95rem;margin:0}
+#plot{width:100%;max-width:640px;max-height:420px;background:#f6f7f7}
+.miss{stroke:#50575e;stroke-width:2}.target{fill:#2271b1}.given{fill:#d0312d}
 `;
 
 // The page's own script: builds the steps from the embedded records (no network, no framework).
 const SCRIPT = `
-const {records, images} = JSON.parse(document.getElementById('data').textContent);
+const {records, images, misses} = JSON.parse(document.getElementById('data').textContent);
 const frames = {};
 for (const r of records) { const f = r.answer && r.answer.frame; if (f && typeof f === 'object' && f.id) frames[f.id] = f; }
 const kind = (v) => !v ? '' : v === 'OK' ? 'ok' : /^(BAD_INPUT|BLOCKED|BROWSER_GONE|TIMEOUT|INTERNAL_ERROR)$/.test(v) ? 'error' : 'refused';
@@ -145,5 +203,20 @@ function filter() {
   for (const c of main.children) c.classList.toggle('hidden', (only && !/refused|error/.test(c.dataset.kind)) || (tool && c.dataset.tool !== tool));
 }
 document.getElementById('refusals').addEventListener('change', filter);
+if (misses.pairs.length) {
+  const sec = document.getElementById('misses'); sec.classList.remove('hidden');
+  const plot = document.getElementById('plot');
+  const xs = misses.pairs.flatMap((p) => [p.target.x, p.given.x]), ys = misses.pairs.flatMap((p) => [p.target.y, p.given.y]);
+  const w = Math.max(...xs) + 40, h = Math.max(...ys) + 40;
+  plot.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
+  for (const p of misses.pairs) {
+    plot.append(svgEl('line', { class: 'miss', x1: p.target.x, y1: p.target.y, x2: p.given.x, y2: p.given.y }));
+    plot.append(svgEl('circle', { class: 'target', cx: p.target.x, cy: p.target.y, r: 7, 'data-seq': p.seq }));
+    plot.append(svgEl('circle', { class: 'given', cx: p.given.x, cy: p.given.y, r: 7, 'data-seq': p.seq }));
+  }
+  const d = misses.diagnosis;
+  const fit = d ? 'x → ' + d.scale.x.toFixed(3) + '·x ' + (d.offset.x >= 0 ? '+ ' : '− ') + Math.abs(d.offset.x).toFixed(1) + ', y → ' + d.scale.y.toFixed(3) + '·y ' + (d.offset.y >= 0 ? '+ ' : '− ') + Math.abs(d.offset.y).toFixed(1) : '';
+  document.getElementById('diagnosis').textContent = misses.pairs.length + ' misses (blue: the target in its frame, red: where the model pointed, image px). ' + (d ? d.verdict + ': ' + d.message + ' Fitted: ' + fit + '.' : '');
+}
 pick.addEventListener('change', filter);
 `;

@@ -22,7 +22,7 @@ after(async () => {
 });
 
 describe('MCP conformance suite', () => {
-  test('initialize, ping, tools-list, several SSE streams and DNS rebinding pass; every other failure is in the baseline', async () => {
+  test('initialize, logging/setLevel, ping, tools-list, several SSE streams and DNS rebinding pass; every other failure is in the baseline', async () => {
     const { stdout } = await run(
       NODE22,
       [SUITE, 'server', '--url', server.endpoint, '--expected-failures', `${DIR}baseline.yml`],
@@ -35,6 +35,7 @@ describe('MCP conformance suite', () => {
     const out = plain(stdout);
     for (const scenario of [
       'server-initialize',
+      'logging-set-level',
       'ping',
       'tools-list',
       'server-sse-multiple-streams',
