@@ -1,6 +1,12 @@
-import { describeDifferences } from '../browser/compare-facts.js';
-import { describeHit, toHit } from '../browser/element-facts.js';
-import { type LiveFacts, nodeNow } from '../browser/hit-test.js';
+import { describeDifferences, sameElement } from '../browser/compare-facts.js';
+import {
+  ACTIONABLE_ROLES,
+  ACTIONABLE_TAGS,
+  describeHit,
+  type ElementFacts,
+  toHit,
+} from '../browser/element-facts.js';
+import { type LiveFacts, lookThrough, nodeNow } from '../browser/hit-test.js';
 import { conventionFor, frameOrigin, toConvention } from '../geometry/index.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';
@@ -182,5 +188,84 @@ export function finalChecks(a: Attempt): ClickReport | null {
       message: `Not clicked: ${describeHit(report.hitNow)} under the point does not match expect.selector ${JSON.stringify(expect.selector)}. Take a screenshot and read the point again.`,
     };
   }
-  return null;
+  return cannotAct(a);
+}
+
+const WHY: Record<string, string> = {
+  disabled: 'it is disabled',
+  fieldset: 'it is in a disabled fieldset',
+  'aria-disabled': 'it is marked aria-disabled="true"',
+  inert: 'it is in an inert part of the page (what lies behind a dialog is)',
+  readonly: 'the field is read-only',
+};
+
+/**
+ * DISABLED: the element is the one the frame showed, and a press on it would do nothing (a disabled control,
+ * an inert region, a read-only field to type into). Said whether the frame already showed it so (the model
+ * misread the screenshot) or it became so since (the page changed, and may say why).
+ */
+function cannotAct(a: Attempt): ClickReport | null {
+  const { live } = a;
+  if (!actsOn(a) || !live) return null;
+  const stop =
+    live.blocked ??
+    (a.req.typing && live.readonly
+      ? { reason: 'readonly' as const, tag: live.tag, text: live.text }
+      : undefined);
+  if (!stop) return null;
+  const then = a.captured?.facts.blocked;
+  return disabledReport(a, live, stop, Boolean(then && then.reason === stop.reason));
+}
+
+/** Intents whose point must be able to act (a hover, a wheel or a look need not). */
+const actsOn = (a: Attempt) => !['hover', 'scroll', 'point'].includes(a.intent.kind);
+
+const isControl = (f: ElementFacts) =>
+  ACTIONABLE_TAGS.includes(f.tag) || ACTIONABLE_ROLES.includes(f.role) || Boolean(f.actionable);
+
+/**
+ * A click that passes through what is drawn at the point reaches a container, not the control the eye
+ * sees: Bootstrap gives a disabled button `pointer-events: none`, and a page inert behind a dialog takes no
+ * pointer at all. Looked at through them, the control there is what the frame showed (or what the agent
+ * would mean) and it cannot act: DISABLED, with why; `stale` is the refusal it replaces (the hit moved to the
+ * container since the frame).
+ */
+export async function blockedThrough(a: Attempt, stale: ClickReport | null): Promise<ClickReport | null> {
+  const seen = a.live ?? a.seen;
+  if (!actsOn(a) || (seen && isControl(seen))) return null;
+  const peek = await lookThrough(a.ctx.driver, a.vp, a.scrollNow);
+  if (!peek?.blocked || (seen && sameElement(seen, peek))) return null;
+  if (stale && !(a.captured && sameElement(a.captured.facts, peek))) return null;
+  // Unchanged since the frame: the frame showed the point passing through too (it looked greyed out).
+  const inFrame = !stale && Boolean(a.captured && seen && sameElement(a.captured.facts, seen));
+  a.report.hitNow = toHit(peek);
+  return disabledReport(a, peek, peek.blocked, inFrame);
+}
+
+function disabledReport(
+  a: Attempt,
+  el: ElementFacts,
+  stop: NonNullable<ElementFacts['blocked']> | { reason: 'readonly'; tag: string; text: string },
+  inFrame: boolean,
+): ClickReport {
+  const { report } = a;
+  const by =
+    stop.tag === el.tag && stop.text === el.text
+      ? ''
+      : ` (${stop.tag.toLowerCase()} "${stop.text.slice(0, 60)}")`;
+  const next = inFrame
+    ? 'It was so in the frame too (it looks greyed out there): do what enables it first, or choose another control.'
+    : a.frame
+      ? `It became so after frame ${a.frame.id}: the page changed; take a new screenshot, it may say why.`
+      : 'Take a screenshot: the page may say why, or what enables it.';
+  return {
+    ...report,
+    verdict: 'DISABLED',
+    disabled: {
+      reason: stop.reason,
+      by: { tag: stop.tag.toLowerCase(), text: stop.text.slice(0, 160) },
+      inFrame,
+    },
+    message: `Not clicked: ${describeHit(report.hitNow)} cannot act: ${WHY[stop.reason] ?? stop.reason}${by}. ${next}`,
+  };
 }

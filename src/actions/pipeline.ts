@@ -14,7 +14,7 @@ import {
 } from '../browser/hit-test.js';
 import { currentScroll, type Modifier, moveMouse } from '../browser/input.js';
 import { type Attempt, type Intent, presses } from './attempt.js';
-import { finalChecks, judgeSeen, missedAtCapture } from './check.js';
+import { blockedThrough, finalChecks, judgeSeen, missedAtCapture } from './check.js';
 import { ActionError } from './errors.js';
 import { hasSemanticExpect } from './expect.js';
 import { judgeHover } from './living.js';
@@ -161,14 +161,15 @@ function place(a: Attempt): void {
 async function holdNow(a: Attempt): Promise<ClickReport | null> {
   await lookFirst(a);
   const refusal = await judgeSeen(a);
-  if (refusal) return refusal;
+  if (refusal)
+    return refusal.verdict === 'STALE_TARGET' ? ((await blockedThrough(a, refusal)) ?? refusal) : refusal;
   if (presses(a.intent)) {
     await pointAndArm(a);
     const hover = judgeHover(a);
     if (hover.refusal) return hover.refusal;
     if (hover.setAside.length) a.report.setAside = [...(a.report.setAside ?? []), ...hover.setAside];
   } else a.live = a.seen;
-  return finalChecks(a);
+  return finalChecks(a) ?? blockedThrough(a, null);
 }
 
 /** Looks at one element for this attempt: the one under the point, or the mark's element. */

@@ -327,11 +327,12 @@ export class TrueclickSession {
     return this.watched(async (ctx) => {
       let click: ClickReport | undefined;
       if (opts.target) {
-        click = await guardedClick(ctx, opts.target);
+        click = await guardedClick(ctx, { ...opts.target, typing: true });
         if (click.verdict !== 'OK' || PageEvents.of(ctx.driver.page).dialog)
           return { click, typed: 0, submitted: false };
       }
       const page = ctx.driver.page;
+      if (!opts.target) await refuseReadOnlyFocus(page);
       if (opts.clear) {
         await pressChord(page, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
         await pressChord(page, 'Delete');
@@ -435,6 +436,29 @@ export class TrueclickSession {
   close(): Promise<void> {
     return this.browser.close();
   }
+}
+
+/** Typing without a target goes to the focused element: one that takes no typing is refused, nothing typed. */
+async function refuseReadOnlyFocus(page: import('playwright-core').Page): Promise<void> {
+  const field = await page
+    .evaluate(() => {
+      let el: Element | null = document.activeElement;
+      for (let i = 0; i < 20 && el?.shadowRoot?.activeElement; i++) el = el.shadowRoot.activeElement;
+      const f = el as HTMLInputElement | null;
+      if (!f || !(f.nodeName === 'INPUT' || f.nodeName === 'TEXTAREA')) return null;
+      return f.readOnly || f.disabled
+        ? { name: f.name || f.id || f.nodeName.toLowerCase(), readOnly: f.readOnly }
+        : null;
+    })
+    .catch(() => null);
+  if (field)
+    throw new ActionError(
+      'DISABLED',
+      `The focused field "${field.name}" is ${field.readOnly ? 'read-only' : 'disabled'}: nothing was typed.`,
+      'Take a screenshot: the page may say what enables it; or type into another field (browser_type with a target).',
+      'text',
+      'blocked',
+    );
 }
 
 export { ActionError, BrowserError };

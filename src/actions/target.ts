@@ -25,6 +25,8 @@ export interface ClickRequest extends TargetRequest {
   button?: MouseButton;
   click_count?: number;
   modifiers?: Modifier[];
+  /** The click is to type there: a read-only field refuses it (DISABLED) before anything is pressed. */
+  typing?: boolean;
 }
 
 export interface ActionContext {

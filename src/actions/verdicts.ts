@@ -18,6 +18,8 @@ export type Verdict =
   | 'MISSED_TARGET'
   | 'FRAME_MISMATCH'
   | 'LANDED_ELSEWHERE'
+  /** The element under the point cannot act (disabled, inert, read-only for typing): nothing was pressed. */
+  | 'DISABLED'
   /** The click was sent but where it landed could not be confirmed: look before retrying. */
   | 'UNVERIFIED';
 
@@ -68,6 +70,8 @@ export interface ClickReport {
     likelyCauses: string[];
     samples: number;
   };
+  /** DISABLED: why the element cannot act, what says so, and whether the frame already showed it so. */
+  disabled?: { reason: string; by: { tag: string; text: string }; inFrame: boolean };
   /** Where the described element was in the frame (MISSED_TARGET). */
   expectedAt?: { css: Point; image: Point; offsetCss: Point };
   /** Page clock, ms from the guard being armed (right after the hit-test) to the first trusted event. */

@@ -34,6 +34,10 @@ export interface ElementFacts {
   partTimes?: number[][];
   /** The dialog, alert, toast or tooltip around the element: how a cover is named. */
   overlay?: { role: string; label: string };
+  /** Why a press here would do nothing (identity.ts blocked): the control is disabled, or inert. */
+  blocked?: { reason: 'disabled' | 'fieldset' | 'aria-disabled' | 'inert'; tag: string; text: string };
+  /** A text field that takes no typing (`readonly`); live side only. */
+  readonly?: true;
   /** Bounding box in CSS viewport px at the time the facts were read. */
   rect?: { x: number; y: number; width: number; height: number };
   /**

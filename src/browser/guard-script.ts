@@ -126,6 +126,10 @@ function guardMain(
       const { node, ...control } = actionable;
       out.actionable = { ...control, rect: rectOf(node) };
     }
+    const stop = k.blocked(el);
+    if (stop) out.blocked = { reason: stop.reason, tag: stop.by.nodeName, text: k.text(stop.by) };
+    if ((el.nodeName === 'INPUT' || el.nodeName === 'TEXTAREA') && (el as HTMLInputElement).readOnly)
+      out.readonly = true;
     out.rect = rectOf(el);
     const rec = shared.recordParts ? k.record(el)?.node : undefined;
     if (rec) out.partTimes = k.partOwners(rec).map((o) => ticks.get(o) ?? []);

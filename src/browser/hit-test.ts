@@ -58,14 +58,19 @@ async function contentPlace(driver: PageDriver, ownerBackendNodeId: number): Pro
  * into the iframe that holds it: a same-process iframe's node comes back directly, a cross-site one is
  * hit-tested again through its own session. DOM.getNodeForLocation takes document coordinates.
  */
-export async function locate(driver: PageDriver, point: Point, scroll: Point): Promise<LiveTarget | null> {
+export async function locate(
+  driver: PageDriver,
+  point: Point,
+  scroll: Point,
+  throughNone = false,
+): Promise<LiveTarget | null> {
   let r: { backendNodeId: number; frameId?: string };
   try {
     r = await driver.send('DOM.getNodeForLocation', {
       x: Math.round(point.x + scroll.x),
       y: Math.round(point.y + scroll.y),
       includeUserAgentShadowDOM: false,
-      ignorePointerEventsNone: false,
+      ignorePointerEventsNone: throughNone,
     });
   } catch (err) {
     if (noNode(err)) return null;
@@ -92,7 +97,7 @@ export async function locate(driver: PageDriver, point: Point, scroll: Point): P
       };
       const local = isTranslation(place) ? toInner(place, point) : toInner(place, hit);
       const [sx, sy] = await remote.driver.evaluate<[number, number]>('[scrollX, scrollY]');
-      const inner = await locate(remote.driver, local, { x: sx, y: sy });
+      const inner = await locate(remote.driver, local, { x: sx, y: sy }, throughNone);
       if (inner) return { ...inner, place: compose(place, inner.place) };
     }
   }
@@ -108,6 +113,20 @@ export async function inspectAndArm(
 ): Promise<LiveFacts | null> {
   const target = await locate(driver, point, scroll);
   return target ? armOn(target, opts) : null;
+}
+
+/**
+ * What the eye sees at the point where a click passes through it: the element hit-testing finds when
+ * `pointer-events: none` and inert content count (a disabled Bootstrap button, a page inert behind a
+ * dialog). Looked at only, never armed.
+ */
+export async function lookThrough(
+  driver: PageDriver,
+  point: Point,
+  scroll: Point,
+): Promise<LiveFacts | null> {
+  const target = await locate(driver, point, scroll, true);
+  return target ? armOn(target, { armMs: 0 }) : null;
 }
 
 /**

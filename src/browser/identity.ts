@@ -107,6 +107,18 @@ export interface IdentityKit<N> {
    * record: what may hold while a duration ticks). Null when n has no record.
    */
   uniqueParts(n: N): boolean[] | null;
+  /**
+   * Why a press on n would do nothing, as Playwright's "enabled" and the HTML inert rule decide it: a disabled
+   * form control (its own `disabled`, or a disabled fieldset outside its first legend), a component host
+   * marked disabled, an `aria-disabled="true"` ancestor, an `inert` subtree. Null when nothing stops it.
+   */
+  blocked(n: N): Blocked<N> | null;
+}
+
+export interface Blocked<N> {
+  reason: 'disabled' | 'fieldset' | 'aria-disabled' | 'inert';
+  /** The element that carries it (the control, the fieldset, the aria-disabled or inert ancestor). */
+  by: N;
 }
 
 export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKit<N> {
@@ -515,7 +527,33 @@ export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKi
     return f;
   };
 
+  const FORM_CONTROLS = ['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP'];
+  const blocked = (n: N): Blocked<N> | null => {
+    let control: N | null = null;
+    let child: N | null = null;
+    for (let x: N | null = n; x; child = x, x = v.parent(x)) {
+      const tag = v.tag(x);
+      const a = v.attrs(x);
+      if (FORM_CONTROLS.includes(tag) && !control) {
+        control = x;
+        if ('disabled' in a) return { reason: 'disabled', by: x };
+      } else if (tag.includes('-') && 'disabled' in a) return { reason: 'disabled', by: x };
+      // A disabled fieldset disables its controls, except those in its first legend.
+      if (tag === 'FIELDSET' && 'disabled' in a && control) {
+        const legend = children(x).find((k) => v.tag(k) === 'LEGEND');
+        if (!legend || child !== legend) return { reason: 'fieldset', by: x };
+      }
+      // An option of a disabled select or optgroup is disabled with it.
+      if ((tag === 'SELECT' || tag === 'OPTGROUP') && control && control !== x && 'disabled' in a)
+        return { reason: 'disabled', by: x };
+      if (a['aria-disabled'] === 'true') return { reason: 'aria-disabled', by: x };
+      if ('inert' in a) return { reason: 'inert', by: x };
+    }
+    return null;
+  };
+
   return {
+    blocked,
     canonical,
     composedParent,
     isActionable,

@@ -396,6 +396,13 @@ export class SnapshotDoc implements TreeView<number> {
       const ob = this.boundsOf(node);
       if (ob) facts.actionable.rect = toViewport(ob);
     }
+    const stop = this.kit.blocked(ni);
+    if (stop)
+      facts.blocked = {
+        reason: stop.reason,
+        tag: this.kit.fingerprint(stop.by).tag,
+        text: this.kit.text(stop.by),
+      };
     const b = this.boundsOf(ni);
     if (b) facts.rect = toViewport(b);
     return facts;

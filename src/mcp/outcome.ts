@@ -12,6 +12,7 @@ export const ACTION_VERDICTS = [
   'FRAME_MISMATCH',
   'LANDED_ELSEWHERE',
   'UNVERIFIED',
+  'DISABLED',
 ] as const;
 
 const rect = z
