@@ -69,13 +69,14 @@ export type Target = (p: NativePoint | undefined) => {
   expect?: Expect;
 };
 
-type Ran = Pick<StepOutcome, 'status' | 'verdict' | 'message' | 'report' | 'effects'>;
+type Ran = Pick<StepOutcome, 'status' | 'verdict' | 'message' | 'report' | 'effects' | 'effect'>;
 
 const fromReport = (report: ClickReport & Effects): Ran => ({
   status: report.dispatched === null && report.verdict !== 'OK' ? 'refused' : 'done',
   verdict: report.verdict,
   message: `${report.verdict}: ${report.message}`,
   report,
+  ...(report.effect ? { effect: report.effect } : {}),
   effects: effectsOf(report),
 });
 

@@ -16,6 +16,7 @@ import {
   type StepKind,
 } from '../native/index.js';
 import { runStep } from './act-steps.js';
+import type { Effect } from './effect.js';
 import { ActionError } from './errors.js';
 import type { Expect } from './expect.js';
 import type { FrameRecord } from './frames.js';
@@ -64,6 +65,8 @@ export interface StepOutcome {
   report?: ClickReport;
   /** What the action opened: a dialog, a tab it followed, a file chooser. */
   effects?: Effects;
+  /** What a press did (navigated, opened, changed, none), as browser_click names it. */
+  effect?: Effect;
   /** Why it was refused before anything was sent (an outdated frame, a tab that closed…). */
   error?: { code: string; kind: ErrorKind };
 }

@@ -155,6 +155,13 @@ export class TrueclickSession {
   ): Promise<WithEffects<T>> {
     const r = await this.watched(work);
     r.message += effectsSentence(r);
+    // A dialog, a tab or a file chooser the action opened is its effect, whatever the page did besides.
+    if (r.verdict === 'OK' && (r.dialog || r.newTab || r.fileChooser))
+      r.effect = r.dialog
+        ? { kind: 'opened', what: `${r.dialog.type} dialog`, name: r.dialog.message.slice(0, 80) }
+        : r.newTab
+          ? { kind: 'opened', what: 'tab', name: r.newTab.url }
+          : { kind: 'opened', what: 'file chooser' };
     const end = (r as Partial<DragReport>).drop?.point ?? r.dispatched;
     if (end) this.cursorAt = end;
     return r;

@@ -1,6 +1,7 @@
 import type { Difference, SetAside } from '../browser/compare-facts.js';
 import type { Hit } from '../browser/element-facts.js';
 import type { ErrorKind } from '../geometry/index.js';
+import type { Effect } from './effect.js';
 import type { Expect } from './expect.js';
 import type { PixelCheck } from './pixels.js';
 
@@ -70,6 +71,8 @@ export interface ClickReport {
     likelyCauses: string[];
     samples: number;
   };
+  /** What the press did: navigated, opened, changed or none (effect.ts). */
+  effect?: Effect;
   /** DISABLED: why the element cannot act, what says so, and whether the frame already showed it so. */
   disabled?: { reason: string; by: { tag: string; text: string }; inFrame: boolean };
   /** Where the described element was in the frame (MISSED_TARGET). */

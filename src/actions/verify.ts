@@ -5,6 +5,7 @@ import { disarm, type GuardEvent, release } from '../browser/hit-test.js';
 import type { NavigationRecord, PageDriver } from '../browser/page-driver.js';
 import { PageEvents } from '../browser/page-events.js';
 import type { Attempt } from './attempt.js';
+import { pressEffect } from './effect.js';
 import { type ClickReport, fmtPoint } from './verdicts.js';
 
 // After dispatch: which element the trusted events reached, as the in-flight guard saw them, and where the
@@ -220,9 +221,12 @@ function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickRepo
 }
 
 export async function afterDispatch(a: Attempt, watch: OutcomeWatch): Promise<ClickReport> {
+  const since = Date.now();
   const events = await guardRecord(a, watch.events);
   const went = await recordNavigation(a, watch, true);
-  return judge(a, events, went);
+  const report = judge(a, events, went);
+  if (!PageEvents.of(a.ctx.driver.page).dialog) await pressEffect(a, report, since);
+  return report;
 }
 
 /**

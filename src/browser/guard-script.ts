@@ -199,6 +199,7 @@ function guardMain(
       state.armed = null;
       return;
     }
+    if (ev.type === 'pointerdown') startEffect(a.el);
     if (ev.type === 'mousemove') {
       // Not judged: where the browser delivers the pointer, so trueclick can check it before pressing.
       const e = {
@@ -298,8 +299,106 @@ function guardMain(
     ticks.set(el, list);
   };
   const hasText = (list: NodeList) => Array.from(list).some((n) => n.nodeType === 3);
+  // What a press did to the page, recorded from the press on and read once after it (the effect named in
+  // the answer): the pressed control's own state, elements that came or changed how they show, text of its
+  // record, elements removed.
+  const fx: {
+    el: Element | null;
+    rec: Element | null;
+    state: string[];
+    shown: Set<Element>;
+    gone: string[];
+    text: number;
+  } = { el: null, rec: null, state: [], shown: new Set(), gone: [], text: 0 };
+  const SHOWN_BY = ['class', 'style', 'hidden', 'open', 'aria-hidden'];
+  const stateOf = (el: Element): string[] => {
+    const c = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
+    const i = c as HTMLInputElement;
+    const out: string[] = [];
+    if (c instanceof HTMLInputElement && (i.type === 'checkbox' || i.type === 'radio'))
+      out.push(`checked=${i.checked}`);
+    else if ('value' in c && typeof i.value === 'string') out.push(`value=${i.value.slice(0, 80)}`);
+    for (const at of ['aria-expanded', 'aria-pressed', 'aria-checked', 'aria-selected']) {
+      const v = c.closest(`[${at}]`)?.getAttribute(at);
+      if (v) out.push(`${at}=${v}`);
+    }
+    const details = c.closest('details');
+    if (details) out.push(`open=${details.open}`);
+    return out;
+  };
+  const startEffect = (el: Element) => {
+    fx.el = el;
+    fx.rec = kit().record(el)?.node ?? null;
+    fx.state = stateOf(el);
+    fx.shown.clear();
+    fx.gone = [];
+    fx.text = 0;
+  };
+  const noteEffect = (r: MutationRecord) => {
+    const el = fx.el;
+    if (!el || fx.shown.size > 50) return;
+    const t = r.target instanceof Element ? r.target : r.target.parentElement;
+    if (r.type === 'attributes' && t && SHOWN_BY.includes(r.attributeName ?? '')) fx.shown.add(t);
+    if (r.type === 'childList') {
+      for (const n of Array.from(r.addedNodes)) if (n instanceof Element) fx.shown.add(n);
+      for (const n of Array.from(r.removedNodes))
+        if (n instanceof Element && fx.gone.length < 3) fx.gone.push(kit().text(n).slice(0, 60));
+    }
+    if (
+      (r.type === 'characterData' || r.type === 'childList') &&
+      t &&
+      fx.rec?.contains(t) &&
+      !kit().inLive(t)
+    )
+      fx.text++;
+  };
+  const visible = (el: Element) => {
+    const b = el.getBoundingClientRect();
+    const s = getComputedStyle(el);
+    return b.width > 0 && b.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+  };
+  // What a list or a dialog is even where the identity kit calls it generic (it names controls by role).
+  const IMPLICIT: Record<string, string> = {
+    UL: 'list',
+    OL: 'list',
+    MENU: 'list',
+    DIALOG: 'dialog',
+    TABLE: 'table',
+  };
+  const roleOf = (n: Element) => {
+    const r = kit().role(n);
+    return r === 'generic' ? (IMPLICIT[n.nodeName] ?? r) : r;
+  };
+  const nameOf = (el: Element) => {
+    const labels = (el as HTMLInputElement).labels;
+    return kit().label(el) || (labels?.[0] ? kit().text(labels[0]) : '') || kit().text(el);
+  };
+  /** The press's effect so far; the recording ends. */
+  const effect = () => {
+    const el = fx.el;
+    fx.el = null;
+    if (!el) return null;
+    const now = el.isConnected ? stateOf(el) : [];
+    const changed = now.filter((s, i) => s !== fx.state[i]);
+    const k = kit();
+    const shown = [...fx.shown].filter(
+      (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && visible(n),
+    );
+    // The outermost of what came (a menu, not each of its items).
+    const outer = shown.filter((n) => !shown.some((m) => m !== n && m.contains(n)));
+    return {
+      control: `${k.role(el)} "${nameOf(el).slice(0, 60)}"`,
+      changed,
+      appeared: outer
+        .slice(0, 3)
+        .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
+      gone: el.isConnected ? fx.gone : [k.text(el).slice(0, 60), ...fx.gone].slice(0, 3),
+      text: fx.text,
+    };
+  };
   const onMutations = (records: MutationRecord[]) => {
     state.mutations += records.length;
+    if (fx.el) for (const r of records) noteEffect(r);
     for (const r of records) {
       if (r.type === 'characterData') logTick(r.target.parentNode);
       else if (r.type === 'childList' && (hasText(r.addedNodes) || hasText(r.removedNodes)))
@@ -386,6 +485,7 @@ function guardMain(
       return n;
     },
     canonical: (el: Element) => kit().canonical(el),
+    effect,
     deepAt,
     composedContains,
     arm: (

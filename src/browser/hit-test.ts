@@ -235,6 +235,37 @@ export async function disarm(at: LiveTarget, token?: string): Promise<GuardRecor
   return at.driver.evaluate<GuardRecord | null>(`window.__trueclick.disarm(${t})`, at.frameId);
 }
 
+/** What a press did to its page, as the guard recorded it from the press on (guard-script effect). */
+export interface PressEffect {
+  /** The pressed control, by role and name. */
+  control: string;
+  /** Its own state that changed, now: `checked=true`, `aria-expanded=true`, `open=true`, `value=…`. */
+  changed: string[];
+  /** Elements that came, or changed how they show, outside the control (the outermost of each). */
+  appeared: Array<{ role: string; name: string }>;
+  /** Text of elements removed. */
+  gone: string[];
+  /** Text changes inside the control's record (live content not counted). */
+  text: number;
+}
+
+/** Reads (and ends) the press's effect after two rendered frames, so what the handler drew is in. */
+export async function readEffect(at: LiveTarget): Promise<PressEffect | null> {
+  const contextId = await at.driver.isolatedWorld(at.frameId);
+  const r = await at.driver.send(
+    'Runtime.evaluate',
+    {
+      expression:
+        'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(window.__trueclick.effect()))))',
+      contextId,
+      returnByValue: true,
+      awaitPromise: true,
+    },
+    1_000,
+  );
+  return (r.result.value as PressEffect | null) ?? null;
+}
+
 /** Ends one arming whatever happened: stops collecting its events and disarms the guard (if still its own). */
 export async function release(live: LiveFacts): Promise<void> {
   live.at.driver.unwatchGuard(live.token);

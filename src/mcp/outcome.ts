@@ -126,6 +126,12 @@ export const reportShape = {
     .describe(
       'A point only pixels vouch for (canvas, video, anonymous box): {why, band (CSS px of the viewport at capture), changedShare (0–1), textThen, textNow, ocr, moving {share, tonesAlike} when it moves by itself (a playing video), windowMs (re-read → press, ms)}.',
     ),
+  effect: z
+    .looseObject({ kind: z.enum(['navigated', 'opened', 'changed', 'none']) })
+    .optional()
+    .describe(
+      'What the press did: navigated {url}, opened {what, name}, changed {what[]}, or none {withinMs}.',
+    ),
   navigation: z
     .looseObject({})
     .optional()

@@ -88,3 +88,39 @@ describe('a control that cannot act is not pressed (DISABLED), and says why', ()
     assert.equal(await page.locator('#email').inputValue(), 'a@example.com');
   });
 });
+
+describe('every press names its effect: navigated, opened, changed or none', () => {
+  test('a checkbox, a details summary, a Bootstrap dropdown, a link, plain text', async () => {
+    let { run, page } = await ctx.rw.open('checkout');
+    let shot = await ctx.tc.screenshot();
+    const box = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#remember')));
+    assert.equal(box.verdict, 'OK', box.message);
+    assert.deepEqual(box.effect, { kind: 'changed', what: ['checkbox "Remember me" now checked'] });
+    assert.match(box.message, /It changed the page: checkbox "Remember me" now checked\./);
+    assert.equal(await page.locator('#remember').isChecked(), true);
+
+    const summary = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#summary')));
+    assert.equal(summary.effect?.kind, 'changed', summary.message);
+    assert.match(JSON.stringify(summary.effect), /now open/);
+
+    shot = await ctx.tc.screenshot();
+    const menu = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#payment')));
+    assert.deepEqual(menu.effect, { kind: 'opened', what: 'list', name: 'Payment methods' }, menu.message);
+    assert.match(menu.message, /It opened list "Payment methods"\./);
+
+    ({ run, page } = await ctx.rw.open('checkout'));
+    shot = await ctx.tc.screenshot();
+    const text = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#blurb')));
+    assert.equal(text.verdict, 'OK', text.message);
+    assert.equal(text.effect?.kind, 'none', text.message);
+    assert.match(text.message, /Nothing on the page changed within \d+ ms after it\./);
+
+    const link = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#terms')));
+    assert.equal(link.effect?.kind, 'navigated', link.message);
+    assert.match(String((link.effect as { url?: string }).url), /do=terms/);
+    assert.deepEqual(
+      (await ctx.srv.waitForActions(1, { run })).map((a) => a.do),
+      ['terms'],
+    );
+  });
+});

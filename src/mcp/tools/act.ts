@@ -20,6 +20,7 @@ const stepSchema = z.object({
   message: z.string(),
   report: z.looseObject({}).optional().describe('The checked action’s report, as browser_click gives it.'),
   effects: z.looseObject({}).optional(),
+  effect: z.looseObject({}).optional().describe('What the press did: navigated, opened, changed or none.'),
   error: z.object({ code: z.string(), kind: z.string() }).optional(),
 });
 
