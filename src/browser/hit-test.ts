@@ -249,21 +249,13 @@ export interface PressEffect {
   text: number;
 }
 
-/** Reads (and ends) the press's effect after two rendered frames, so what the handler drew is in. */
+/**
+ * Reads (and ends) the press's effect once the click was acknowledged: the page's handlers, their microtasks
+ * (Vue, React's discrete updates) and the browser's default action (a checkbox, a details) have run by then,
+ * and reading costs one call, not a frame.
+ */
 export async function readEffect(at: LiveTarget): Promise<PressEffect | null> {
-  const contextId = await at.driver.isolatedWorld(at.frameId);
-  const r = await at.driver.send(
-    'Runtime.evaluate',
-    {
-      expression:
-        'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(window.__trueclick.effect()))))',
-      contextId,
-      returnByValue: true,
-      awaitPromise: true,
-    },
-    1_000,
-  );
-  return (r.result.value as PressEffect | null) ?? null;
+  return at.driver.evaluate<PressEffect | null>('window.__trueclick.effect()', at.frameId);
 }
 
 /** Ends one arming whatever happened: stops collecting its events and disarms the guard (if still its own). */
