@@ -39,6 +39,7 @@ export function nameEffect(fx: PressEffect, withinMs: number): Effect {
       return `${fx.control} ${STATE_WORDS[k]?.(v) ?? `${k} ${v}`}`;
     }),
     ...fx.appeared.map((a) => `${a.role} "${a.name}" appeared`),
+    ...(fx.hidden ?? []).map((a) => `${a.role} "${a.name}" hidden`),
     ...fx.gone.filter(Boolean).map((t) => `"${t}" removed`),
     ...(fx.text > 0 ? ['text of its row changed'] : []),
   ];

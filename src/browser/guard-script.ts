@@ -305,11 +305,15 @@ function guardMain(
   const fx: {
     el: Element | null;
     rec: Element | null;
+    /** One kit for the press (a kit keeps caches: one per read would rebuild them). */
+    k: IdentityKit<Element> | null;
     state: string[];
     shown: Set<Element>;
+    /** Elements whose class, style or hidden state changed: they may have been shown or hidden. */
+    toggled: Set<Element>;
     gone: string[];
     text: number;
-  } = { el: null, rec: null, state: [], shown: new Set(), gone: [], text: 0 };
+  } = { el: null, rec: null, k: null, state: [], shown: new Set(), toggled: new Set(), gone: [], text: 0 };
   const SHOWN_BY = ['class', 'style', 'hidden', 'open', 'aria-hidden'];
   const stateOf = (el: Element): string[] => {
     const c = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
@@ -328,9 +332,11 @@ function guardMain(
   };
   const startEffect = (el: Element) => {
     fx.el = el;
-    fx.rec = kit().record(el)?.node ?? null;
+    fx.k = kit();
+    fx.rec = fx.k.record(el)?.node ?? null;
     fx.state = stateOf(el);
     fx.shown.clear();
+    fx.toggled.clear();
     fx.gone = [];
     fx.text = 0;
   };
@@ -338,17 +344,30 @@ function guardMain(
     const el = fx.el;
     if (!el || fx.shown.size > 50) return;
     const t = r.target instanceof Element ? r.target : r.target.parentElement;
-    if (r.type === 'attributes' && t && SHOWN_BY.includes(r.attributeName ?? '')) fx.shown.add(t);
+    // An attribute that shows or hides: shown when it gained (a class added, hidden removed, open set),
+    // else it may have hidden the element; which one is told by whether it shows after.
+    if (r.type === 'attributes' && t && SHOWN_BY.includes(r.attributeName ?? '')) {
+      const name = r.attributeName ?? '';
+      const now = t.getAttribute(name);
+      const was = r.oldValue;
+      const gained =
+        name === 'class'
+          ? (now ?? '').split(/\s+/).some((c) => c && !` ${was ?? ''} `.includes(` ${c} `))
+          : name === 'hidden' || name === 'aria-hidden'
+            ? was !== null && (now === null || now === 'false')
+            : now !== null;
+      (gained ? fx.shown : fx.toggled).add(t);
+    }
     if (r.type === 'childList') {
       for (const n of Array.from(r.addedNodes)) if (n instanceof Element) fx.shown.add(n);
       for (const n of Array.from(r.removedNodes))
-        if (n instanceof Element && fx.gone.length < 3) fx.gone.push(kit().text(n).slice(0, 60));
+        if (n instanceof Element && fx.gone.length < 3) fx.gone.push((fx.k ?? kit()).text(n).slice(0, 60));
     }
     if (
       (r.type === 'characterData' || r.type === 'childList') &&
       t &&
       fx.rec?.contains(t) &&
-      !kit().inLive(t)
+      !(fx.k ?? kit()).inLive(t)
     )
       fx.text++;
   };
@@ -380,16 +399,23 @@ function guardMain(
     if (!el) return null;
     const now = el.isConnected ? stateOf(el) : [];
     const changed = now.filter((s, i) => s !== fx.state[i]);
-    const k = kit();
+    const k = fx.k ?? kit();
     const shown = [...fx.shown].filter(
       (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && visible(n),
     );
-    // The outermost of what came (a menu, not each of its items).
+    // The outermost of what came (a menu, not each of its items); what an attribute hid, outermost too.
     const outer = shown.filter((n) => !shown.some((m) => m !== n && m.contains(n)));
+    const hid = [...new Set([...fx.toggled, ...fx.shown])].filter(
+      (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && !visible(n),
+    );
+    const hidOuter = hid.filter((n) => !hid.some((m) => m !== n && m.contains(n)));
     return {
       control: `${k.role(el)} "${nameOf(el).slice(0, 60)}"`,
       changed,
       appeared: outer
+        .slice(0, 3)
+        .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
+      hidden: hidOuter
         .slice(0, 3)
         .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
       gone: el.isConnected ? fx.gone : [k.text(el).slice(0, 60), ...fx.gone].slice(0, 3),
@@ -407,7 +433,13 @@ function guardMain(
     if (state.armed) state.armed.dirty = true;
   };
   const observer = new MutationObserver(onMutations);
-  const OBSERVE = { childList: true, subtree: true, attributes: true, characterData: true };
+  const OBSERVE = {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeOldValue: true,
+    characterData: true,
+  };
   observer.observe(document, OBSERVE);
   // The document's observer does not see into shadow trees: the ones around and inside a checked element
   // are watched from its first look on (one observer, many roots).

@@ -243,6 +243,8 @@ export interface PressEffect {
   changed: string[];
   /** Elements that came, or changed how they show, outside the control (the outermost of each). */
   appeared: Array<{ role: string; name: string }>;
+  /** Elements an attribute change hid (a menu closed by the click). */
+  hidden: Array<{ role: string; name: string }>;
   /** Text of elements removed. */
   gone: string[];
   /** Text changes inside the control's record (live content not counted). */
