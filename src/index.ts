@@ -1,5 +1,6 @@
 // trueclick as a library: the same session, frames and verdicts the MCP tools use.
 export type { ActRequest, ActResult, StepOutcome, StepStatus } from './actions/act.js';
+export { runAct } from './actions/act.js';
 export { familyReply } from './actions/act-reply.js';
 export type { DialogAnswer, UploadResult } from './actions/answers.js';
 export type { ClickRequest } from './actions/click.js';

@@ -11,6 +11,7 @@ import {
   type DialogInfo,
   ERROR_VERDICTS,
   type Expect,
+  runAct,
   type Screenshot,
   type StepOutcome,
   TrueclickError,
@@ -87,7 +88,7 @@ export class AgentRun {
     const session = this.o.session;
     let result: ActResult;
     try {
-      result = await session.act({
+      result = await runAct(session, {
         frame: shot.frame.id,
         model: this.model,
         action,

@@ -1,6 +1,6 @@
 import { conventionFor, type FrameGeometry, modelImageSize, toConvention } from '../geometry/index.js';
 import type { NativePoint, NativeStep, ScrollAmount } from '../native/index.js';
-import type { ActRequest, ActResult, StepOutcome } from './act.js';
+import type { ActRequest, ActResult, StepOutcome } from './act-types.js';
 import { ActionError } from './errors.js';
 import type { Expect } from './expect.js';
 import type { FrameRecord } from './frames.js';

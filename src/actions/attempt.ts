@@ -2,7 +2,7 @@ import type { LiveFacts, TickingParts } from '../browser/hit-test.js';
 import type { Modifier, MouseButton } from '../browser/input.js';
 import type { SnapshotElement } from '../browser/snapshot.js';
 import type { FrameRecord } from './frames.js';
-import type { PixelStage } from './pixels.js';
+import type { PixelStage } from './pixel-types.js';
 import type { ActionContext, ClickRequest, Resolved } from './target.js';
 import type { ClickReport, Point } from './verdicts.js';
 

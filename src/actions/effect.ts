@@ -1,17 +1,8 @@
 import { type PressEffect, readEffect } from '../browser/hit-test.js';
 import type { Attempt } from './attempt.js';
-import type { ClickReport } from './verdicts.js';
+import type { ClickReport, Effect } from './verdicts.js';
 
-/**
- * What an action that pressed did, named in one of four kinds, so an OK is never silent about a press that
- * did nothing: `navigated` (where to), `opened` (a dialog, tab, file chooser, or a menu or listbox that came),
- * `changed` (the control's own state, elements that came or went, text of its record), or `none`.
- */
-export type Effect =
-  | { kind: 'navigated'; url?: string }
-  | { kind: 'opened'; what: string; name?: string }
-  | { kind: 'changed'; what: string[] }
-  | { kind: 'none'; withinMs: number };
+export type { Effect } from './verdicts.js';
 
 /** Roles of what a press opens over the page (Bootstrap's dropdown menu is a plain list). */
 const POPUPS = ['menu', 'listbox', 'dialog', 'alertdialog', 'tooltip', 'list', 'tree', 'grid'];

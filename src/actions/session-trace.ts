@@ -1,5 +1,4 @@
 import { Trace, type TraceOptions } from '../trace/trace.js';
-import type { TrueclickSession } from './session.js';
 
 /** The session's actions as the MCP tool of the same work names them, so both traces read alike. */
 const TOOLS: Record<string, string> = {
@@ -81,7 +80,12 @@ function answerOf(value: unknown): { answer: Record<string, unknown>; image?: st
  * The session with every action traced as the MCP server traces its tools (SessionOptions.trace): one
  * record per call the library user makes; calls an action makes inside it (a model's batch) are its own.
  */
-export function tracedSession(session: TrueclickSession, opts: TraceOptions): TrueclickSession {
+/** What tracing asks of the session besides its actions: whether typed text went into a password field. */
+interface Traceable {
+  focusIsPassword(): Promise<boolean>;
+}
+
+export function tracedSession<S extends Traceable>(session: S, opts: TraceOptions): S {
   let trace: Trace | undefined;
   let depth = 0;
   return new Proxy(session, {
@@ -99,7 +103,7 @@ export function tracedSession(session: TrueclickSession, opts: TraceOptions): Tr
           const typing = prop === 'type' || prop === 'act' || prop === 'handleDialog';
           const moved = Boolean(answer.navigation || answer.submitted);
           const typedIntoPassword =
-            typing && (moved || (await (receiver as TrueclickSession).focusIsPassword().catch(() => true)));
+            typing && (moved || (await (receiver as S).focusIsPassword().catch(() => true)));
           trace.record({ tool, args, answer, ...(image ? { image } : {}), startedAt, typedIntoPassword });
         };
         try {

@@ -9,7 +9,6 @@ import { defaultPolicy, type UrlPolicy } from '../browser/url-policy.js';
 import { markColour } from '../image/draw.js';
 import { drawMarks } from '../image/marks.js';
 import type { TraceOptions } from '../trace/trace.js';
-import { type ActRequest, type ActResult, runAct } from './act.js';
 import { answerDialog, type DialogAnswer, type UploadResult, uploadFiles } from './answers.js';
 import { type ClickRequest, guardedClick, pointAt } from './click.js';
 import { type DragReport, type DragRequest, guardedDrag, guardedPress, moveWithButton } from './drag.js';
@@ -402,11 +401,6 @@ export class TrueclickSession {
   async keyboard(how: 'down' | 'up', key: KeyName): Promise<void> {
     const { driver } = await this.context();
     await (how === 'down' ? driver.page.keyboard.down(key) : driver.page.keyboard.up(key));
-  }
-
-  /** A computer-use model's own action (or batch), executed as emitted (browser_act). */
-  act(req: ActRequest, signal?: AbortSignal): Promise<ActResult> {
-    return runAct(this, req, signal);
   }
 
   /** Holds keys down for a while (Anthropic's hold_key). */

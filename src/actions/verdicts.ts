@@ -1,9 +1,8 @@
 import type { Difference, SetAside } from '../browser/compare-facts.js';
 import type { Hit } from '../browser/element-facts.js';
 import type { ErrorKind } from '../geometry/index.js';
-import type { Effect } from './effect.js';
 import type { Expect } from './expect.js';
-import type { PixelCheck } from './pixels.js';
+import type { PixelCheck } from './pixel-types.js';
 
 /**
  * How a checked action ended (SPEC S4): 'OK' it acted on the element the frame showed; 'STALE_TARGET' the
@@ -43,6 +42,17 @@ export interface Point {
   x: number;
   y: number;
 }
+
+/**
+ * What an action that pressed did, named in one of four kinds, so an OK is never silent about a press that
+ * did nothing: `navigated` (where to), `opened` (a dialog, tab, file chooser, or a menu or listbox that came),
+ * `changed` (the control's own state, elements that came or went, text of its record), or `none`.
+ */
+export type Effect =
+  | { kind: 'navigated'; url?: string }
+  | { kind: 'opened'; what: string; name?: string }
+  | { kind: 'changed'; what: string[] }
+  | { kind: 'none'; withinMs: number };
 
 /** SPEC S4: the structuredContent of browser_click; refusals carry the same shape with isError. */
 export interface ClickReport {

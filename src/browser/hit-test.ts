@@ -10,7 +10,10 @@ import {
   toInner,
 } from './frame-place.js';
 import { CANONICAL, INSPECT_AND_ARM } from './guard-script.js';
-import type { PageDriver } from './page-driver.js';
+import type { GuardEvent, PageDriver } from './page-driver.js';
+
+export type { GuardEvent } from './page-driver.js';
+
 import { remoteFrame, remoteFrames } from './remote-frames.js';
 
 type Point = { x: number; y: number };
@@ -210,18 +213,6 @@ function shiftRects(f: Omit<ElementFacts, 'backendNodeId'>, place: FramePlace): 
   if (isTranslation(place) && place.origin.x === 0 && place.origin.y === 0) return;
   if (f.rect) f.rect = mapBox(place, f.rect);
   if (f.actionable?.rect) f.actionable.rect = mapBox(place, f.actionable.rect);
-}
-
-export interface GuardEvent {
-  type: string;
-  t: number;
-  delivered: boolean;
-  /** clientX/Y as delivered, in the CSS viewport of the frame that holds the armed element. */
-  x: number;
-  y: number;
-  /** Reached the checked element, but it (or its record) had changed since the check: stopped. */
-  changed?: string;
-  target: Omit<ElementFacts, 'backendNodeId'> | null;
 }
 
 export interface GuardRecord {

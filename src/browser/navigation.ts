@@ -110,3 +110,18 @@ async function moveOnce(
     opts.signal?.removeEventListener('abort', stop);
   }
 }
+
+/** Opens a URL and waits for its load (browser_navigate goes through moveTab for dialogs and cancelling). */
+export async function openUrl(
+  driver: PageDriver,
+  url: string,
+  timeoutMs = NAVIGATION_TIMEOUT_MS,
+): Promise<void> {
+  const r = await moveTab(driver, 'goto', { url, timeoutMs });
+  if (r.dialog)
+    throw new BrowserError(
+      'CDP_ERROR',
+      `Leaving ${driver.url} raised a ${r.dialog.type} dialog`,
+      'Answer it first.',
+    );
+}

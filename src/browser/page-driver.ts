@@ -1,9 +1,8 @@
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
 import type { CDPSession, Page } from 'playwright-core';
+import type { ElementFacts } from './element-facts.js';
 import { BrowserError, isTargetClosed, withBudget } from './errors.js';
 import { GUARD_BINDING, GUARD_SOURCE, GUARD_WORLD } from './guard-script.js';
-import type { GuardEvent } from './hit-test.js';
-import { moveTab, NAVIGATION_TIMEOUT_MS } from './navigation.js';
 import { type DialogInfo, PageEvents } from './page-events.js';
 
 export const CDP_BUDGET_MS = 5_000;
@@ -28,6 +27,19 @@ export interface NavigationRecord {
 
 /** What happened to one input command: it was acknowledged, or a dialog opened before it could be. */
 export type InputOutcome = { sent: true } | { sent: false; dialog: DialogInfo };
+
+/** One trusted event the guard saw for an armed element (guard-script.ts reports them). */
+export interface GuardEvent {
+  type: string;
+  t: number;
+  delivered: boolean;
+  /** clientX/Y as delivered, in the CSS viewport of the frame that holds the armed element. */
+  x: number;
+  y: number;
+  /** Reached the checked element, but it (or its record) had changed since the check: stopped. */
+  changed?: string;
+  target: Omit<ElementFacts, 'backendNodeId'> | null;
+}
 
 /**
  * One page driven over one CDP session: the session that sets emulation also captures (a second session
@@ -271,17 +283,6 @@ export class PageDriver {
     if (r.exceptionDetails)
       throw new BrowserError('CDP_ERROR', `isolated script failed: ${r.exceptionDetails.text}`, 'Retry.');
     return r.result.value as T;
-  }
-
-  /** Opens a URL and waits for its load (browser_navigate goes through moveTab for dialogs and cancelling). */
-  async navigate(url: string, timeoutMs = NAVIGATION_TIMEOUT_MS): Promise<void> {
-    const r = await moveTab(this, 'goto', { url, timeoutMs });
-    if (r.dialog)
-      throw new BrowserError(
-        'CDP_ERROR',
-        `Leaving ${this.url} raised a ${r.dialog.type} dialog`,
-        'Answer it first.',
-      );
   }
 
   async detach(): Promise<void> {

@@ -3,6 +3,7 @@ import { chromium } from 'playwright-core';
 import { captureFrame } from '../browser/capture.js';
 import { findChromium } from '../browser/chromium-path.js';
 import { openBrowser } from '../browser/launch.js';
+import { openUrl } from '../browser/navigation.js';
 import { VERSION } from '../version.js';
 import { type BrowserFlags, sessionOptions } from './options.js';
 
@@ -27,7 +28,7 @@ export async function doctor(flags: BrowserFlags): Promise<number> {
   try {
     const handle = await openBrowser(sessionOptions(flags));
     try {
-      await handle.driver.navigate('data:text/html,<title>trueclick doctor</title><p>ok</p>');
+      await openUrl(handle.driver, 'data:text/html,<title>trueclick doctor</title><p>ok</p>');
       const c = await captureFrame(handle.driver);
       out.push(
         `frame: image ${c.image.width}×${c.image.height} px for a ${c.css.width}×${c.css.height} CSS viewport, devicePixelRatio ${c.devicePixelRatio}, ${(c.css.width / c.image.width).toFixed(4)} CSS px per image px`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ActRequest } from '../../actions/act.js';
+import { type ActRequest, runAct } from '../../actions/act.js';
 import { familyReply } from '../../actions/act-reply.js';
 import { effectsOf } from '../../actions/page-watch.js';
 import { NATIVE_LIMITS, NATIVE_MODELS } from '../../native/index.js';
@@ -75,7 +75,7 @@ export const actTool = defineTool({
   },
   undone: 'No action was run.',
   async handle(session, args, { signal }) {
-    const r = await session.act(request<ActRequest>(args), signal);
+    const r = await runAct(session, request<ActRequest>(args), signal);
     const { verdict } = r;
     const lines = r.steps.map((s) => `${s.index + 1}. ${s.name} (${s.source}): ${s.status}. ${s.message}`);
     const summary = `${r.ran} of ${r.steps.length} action(s) ran${r.refused ? `, ${r.refused} refused` : ''}${r.notRun ? `, ${r.notRun} not run` : ''}.`;
