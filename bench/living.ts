@@ -13,7 +13,7 @@
 import { chromium, type Page } from 'playwright-core';
 import type { Action } from '../fixtures/realweb/actions.js';
 import type { FixtureServer } from '../fixtures/server.js';
-import { TrueclickSession } from '../src/actions/session.js';
+import { TrueclickSession } from '../src/actions/session/session.js';
 import { CHROMIUM_ARGS } from '../src/browser/launch.js';
 import { CHROMIUM } from './cdp.js';
 import type { Ctx } from './context.js';
@@ -333,7 +333,10 @@ async function measureCost(ctx: Ctx, out: Section): Promise<void> {
     ctx.log('living: TRUECLICK_BASELINE not set (a built checkout of an earlier commit): cost not compared');
     return;
   }
-  const mod = (await import(`${dir}/dist/src/actions/session.js`)) as {
+  // The session moved to actions/session/ (issue 21): a baseline built before that has it one folder up.
+  const mod = (await import(`${dir}/dist/src/actions/session/session.js`).catch(
+    () => import(`${dir}/dist/src/actions/session.js`),
+  )) as {
     TrueclickSession: typeof TrueclickSession;
   };
   const subjects = [

@@ -1,20 +1,25 @@
 // trueclick as a library: the same session, frames and verdicts the MCP tools use.
-export type { ActRequest, ActResult, StepOutcome, StepStatus } from './actions/act.js';
-export { runAct } from './actions/act.js';
-export { familyReply } from './actions/act-reply.js';
-export type { DialogAnswer, UploadResult } from './actions/answers.js';
-export type { ClickRequest } from './actions/click.js';
-export type { DragEnd, DragReport, DragRequest } from './actions/drag.js';
-export { ActionError } from './actions/errors.js';
-export type { Expect } from './actions/expect.js';
-export type { Effects } from './actions/page-watch.js';
-export type { ScrollReport } from './actions/scroll.js';
-export type { SelectReport } from './actions/select.js';
-export { type Screenshot, type SessionOptions, TrueclickSession } from './actions/session.js';
-export type { TabInfo } from './actions/tabs.js';
-export { type ClickReport, ERROR_VERDICTS, type ErrorVerdict, type Verdict } from './actions/verdicts.js';
-export type { WaitRequest, WaitResult } from './actions/wait.js';
-export type { ZoomRequest } from './actions/zoom.js';
+export type { ActRequest, ActResult, StepOutcome, StepStatus } from './actions/act/act.js';
+export { runAct } from './actions/act/act.js';
+export { familyReply } from './actions/act/act-reply.js';
+export { ActionError } from './actions/check/errors.js';
+export type { Expect } from './actions/check/expect.js';
+export {
+  type ClickReport,
+  ERROR_VERDICTS,
+  type ErrorVerdict,
+  type Verdict,
+} from './actions/check/verdicts.js';
+export type { Effects } from './actions/session/page-watch.js';
+export { type Screenshot, type SessionOptions, TrueclickSession } from './actions/session/session.js';
+export type { DialogAnswer, UploadResult } from './actions/verbs/answers.js';
+export type { ClickRequest } from './actions/verbs/click.js';
+export type { DragEnd, DragReport, DragRequest } from './actions/verbs/drag.js';
+export type { ScrollReport } from './actions/verbs/scroll.js';
+export type { SelectReport } from './actions/verbs/select.js';
+export type { TabInfo } from './actions/verbs/tabs.js';
+export type { WaitRequest, WaitResult } from './actions/verbs/wait.js';
+export type { ZoomRequest } from './actions/verbs/zoom.js';
 export type { Hit } from './browser/element-facts.js';
 export { BrowserError } from './browser/errors.js';
 export type { DialogInfo } from './browser/page-events.js';

@@ -11,7 +11,7 @@
 // the click. The page is kept from acting on the clicks (no link followed, no form submitted).
 
 import type { Browser, Page } from 'playwright-core';
-import type { TrueclickSession } from './actions/session.js';
+import type { TrueclickSession } from './actions/session/session.js';
 import type { PresetName } from './geometry/index.js';
 import { type CellOutcome, type Downscale, groundCell } from './grounding/cell.js';
 import { fromFullResolution } from './grounding/oracle.js';

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { type SessionOptions, TrueclickSession } from './actions/session.js';
+import { type SessionOptions, TrueclickSession } from './actions/session/session.js';
 import { PageDriver } from './browser/page-driver.js';
 
 /**

@@ -1,4 +1,4 @@
-import { TrueclickSession } from '../actions/session.js';
+import { TrueclickSession } from '../actions/session/session.js';
 import { churnWindows, startMutationWatch, stopMutationWatch } from '../browser/watch.js';
 import { type BrowserFlags, sessionOptions } from './options.js';
 

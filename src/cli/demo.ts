@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { TrueclickSession } from '../actions/session.js';
-import type { ClickReport } from '../actions/verdicts.js';
+import type { ClickReport } from '../actions/check/verdicts.js';
+import { TrueclickSession } from '../actions/session/session.js';
 // The naive pipeline is a raw trusted click at the model's numbers as CSS px: what the peers do.
 import { dispatchClick } from '../browser/input.js';
 import { drawLabels, resizeToWidth, sideBySide } from '../image/draw.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import type { SessionOptions } from '../actions/session.js';
+import type { SessionOptions } from '../actions/session/session.js';
 import { DEFAULT_SCHEMES } from '../browser/url-policy.js';
 
 export function parseViewport(v: string): { width: number; height: number } {

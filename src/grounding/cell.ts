@@ -4,8 +4,8 @@
 // numbers as CSS px. Shared by `trueclick matrix --url` and the Playwright Test helper (trueclick/test).
 
 import type { Page } from 'playwright-core';
-import type { ClickRequest } from '../actions/click.js';
-import type { Screenshot, TrueclickSession } from '../actions/session.js';
+import type { Screenshot, TrueclickSession } from '../actions/session/session.js';
+import type { ClickRequest } from '../actions/verbs/click.js';
 import { dispatchClick } from '../browser/input.js';
 import type { CssBox, PresetName, Size, XY } from '../geometry/index.js';
 import { type Downscale, modelRequest, type World } from './oracle.js';

@@ -5,7 +5,7 @@
 // of each family's convention (research/conventions.md section 1), so a preset that drifted from its family
 // (units, axis order, resize rule) shows up as an oracle disagreement instead of cancelling out.
 
-import type { ClickRequest } from '../actions/click.js';
+import type { ClickRequest } from '../actions/verbs/click.js';
 import {
   anthropicQuickstartTarget,
   type Convention,

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { markLine } from '../actions/marks.js';
-import type { Screenshot } from '../actions/session.js';
+import type { Screenshot } from '../actions/session/session.js';
+import { markLine } from '../actions/verbs/marks.js';
 import { roundBox } from '../browser/element-facts.js';
 import { ResponseBuilder } from './response.js';
 

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { TrueclickSession } from '../actions/session.js';
+import type { TrueclickSession } from '../actions/session/session.js';
 import type { Trace } from '../trace/trace.js';
 
 /** Verdicts that are an answer, not news: everything else is a refusal or an error the client may log. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_VERDICTS } from '../actions/verdicts.js';
+import { ERROR_VERDICTS } from '../actions/check/verdicts.js';
 
 // The parts of structuredContent every tool shares, as zod schemas: each tool's outputSchema is these plus
 // its own fields, so tools/list publishes the contract and the SDK client checks every answer against it.

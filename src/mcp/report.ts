@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ClickReport } from '../actions/verdicts.js';
+import type { ClickReport } from '../actions/check/verdicts.js';
 import { ResponseBuilder } from './response.js';
 
 /** The refusal shape of an action on a point: it reads like every other report, with nothing dispatched. */

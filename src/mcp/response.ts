@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_VERDICTS } from '../actions/verdicts.js';
+import { ERROR_VERDICTS } from '../actions/check/verdicts.js';
 import { TrueclickError } from '../geometry/index.js';
 
 /** Builds tool results: text for the model first, the same facts as structuredContent for programs. */

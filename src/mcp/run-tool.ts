@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { TrueclickSession } from '../actions/session.js';
+import type { TrueclickSession } from '../actions/session/session.js';
 import { TrueclickError } from '../geometry/index.js';
 import { checkArguments } from './arguments.js';
 import { ALL_CAPS, type Cap } from './caps.js';

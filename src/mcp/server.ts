@@ -7,7 +7,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { TrueclickSession } from '../actions/session.js';
+import type { TrueclickSession } from '../actions/session/session.js';
 import type { Trace } from '../trace/trace.js';
 import { VERSION } from '../version.js';
 import { type Cap, DEFAULT_CAPS, enableHint } from './caps.js';

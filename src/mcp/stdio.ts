@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type SessionOptions, TrueclickSession } from '../actions/session.js';
+import { type SessionOptions, TrueclickSession } from '../actions/session/session.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
 import type { Cap } from './caps.js';
 import { createMcpServer } from './server.js';

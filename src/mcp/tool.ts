@@ -1,6 +1,6 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { TrueclickSession } from '../actions/session.js';
+import type { TrueclickSession } from '../actions/session/session.js';
 import type { Cap } from './caps.js';
 import { FIELD_CAPS } from './target-schema.js';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { findWords } from '../../src/actions/pixel-expect.js';
+import { findWords } from '../../src/actions/pixels/pixel-expect.js';
 import { comparable, ocrEngine, parseTsv, readText, readTexts } from '../../src/image/ocr.js';
 import { diffGrey, type Grey, greyOf, lineBand, tonesAlike } from '../../src/image/pixel-diff.js';
 

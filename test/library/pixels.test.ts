@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { ClickReport } from '../../src/actions/verdicts.js';
+import type { ClickReport } from '../../src/actions/check/verdicts.js';
 import { ocrEngine } from '../../src/image/ocr.js';
 import { librarySession } from '../helpers/library.js';
 

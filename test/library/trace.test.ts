@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startFixtureServer } from '../../fixtures/server.js';
-import { TrueclickSession } from '../../src/actions/session.js';
+import { TrueclickSession } from '../../src/actions/session/session.js';
 import { readRecords, writeReport } from '../../src/cli/report.js';
 import { sessionsIn } from '../../src/trace/trace.js';
 

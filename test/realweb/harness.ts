@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { type Screenshot, TrueclickSession } from '../../src/actions/session.js';
-import type { ClickReport } from '../../src/actions/verdicts.js';
+import type { ClickReport } from '../../src/actions/check/verdicts.js';
+import { type Screenshot, TrueclickSession } from '../../src/actions/session/session.js';
 import type { Expect } from '../../src/index.js';
 
 type Rw = Record<string, (...args: unknown[]) => Promise<unknown>>;

@@ -8,7 +8,7 @@ import { dispatchClick } from '../../browser/input.js';
 
 import type { Page } from 'playwright-core';
 import { startFixtureServer } from '../../../fixtures/server.js';
-import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session.js';
+import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session/session.js';
 import { type BrowserHandle, openBrowser } from '../../browser/launch.js';
 import type { CssBox, Size, XY } from '../../geometry/index.js';
 import { clickAnswer } from '../../grounding/cell.js';

@@ -6,7 +6,7 @@
 // paths), never from trueclick's report. A target that no click could reach in a world (off-screen,
 // zero-size, under a banner) is reported for its cells, not counted as a miss.
 
-import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session.js';
+import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session/session.js';
 import { openBrowser } from '../../browser/launch.js';
 import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
 import { groundCell, type NaiveOutcome } from '../../grounding/cell.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { type ActRequest, runAct } from '../../actions/act.js';
-import { familyReply } from '../../actions/act-reply.js';
-import { effectsOf } from '../../actions/page-watch.js';
+import { type ActRequest, runAct } from '../../actions/act/act.js';
+import { familyReply } from '../../actions/act/act-reply.js';
+import { effectsOf } from '../../actions/session/page-watch.js';
 import { NATIVE_LIMITS, NATIVE_MODELS } from '../../native/index.js';
 import { frameFacts, frameOutput } from '../frame-result.js';
 import { ACTION_VERDICTS } from '../outcome.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ClickRequest } from '../../actions/click.js';
+import type { ClickRequest } from '../../actions/verbs/click.js';
 import { reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
 import { modifiersField, targetShape } from '../target-schema.js';

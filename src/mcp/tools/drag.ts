@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DragRequest } from '../../actions/drag.js';
+import type { DragRequest } from '../../actions/verbs/drag.js';
 import { cssPoint, hitSchema, imagePoint, reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
 import { conventionShape, expectField, frameField, modifiersField, pointShape } from '../target-schema.js';

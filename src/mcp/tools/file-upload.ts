@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ClickRequest } from '../../actions/click.js';
-import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
+import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
+import type { ClickRequest } from '../../actions/verbs/click.js';
 import { reportShape } from '../outcome.js';
 import { reportResult, request } from '../report.js';
 import { ResponseBuilder } from '../response.js';

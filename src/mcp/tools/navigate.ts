@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
-import type { TrueclickSession, WithEffects } from '../../actions/session.js';
+import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
+import type { TrueclickSession, WithEffects } from '../../actions/session/session.js';
 import type { NavigationResult } from '../../browser/navigation.js';
 import { TrueclickError } from '../../geometry/index.js';
 import { ResponseBuilder } from '../response.js';

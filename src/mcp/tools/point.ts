@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ClickRequest } from '../../actions/click.js';
+import type { ClickRequest } from '../../actions/verbs/click.js';
 import { ACTION_VERDICTS, cssPoint, hitSchema, imagePoint } from '../outcome.js';
 import { NO_DISPATCH, request } from '../report.js';
 import { ResponseBuilder } from '../response.js';

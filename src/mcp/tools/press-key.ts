@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
+import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
 import { ResponseBuilder } from '../response.js';
 import { defineTool } from '../tool.js';
 

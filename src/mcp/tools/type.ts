@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ClickRequest } from '../../actions/click.js';
-import { effectsOf, effectsSentence } from '../../actions/page-watch.js';
+import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
+import type { ClickRequest } from '../../actions/verbs/click.js';
 import { describeHit } from '../../browser/element-facts.js';
 import { reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';

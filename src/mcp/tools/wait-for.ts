@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_WAIT_S } from '../../actions/wait.js';
+import { MAX_WAIT_S } from '../../actions/verbs/wait.js';
 import { ResponseBuilder } from '../response.js';
 import { defineTool } from '../tool.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ZoomRequest } from '../../actions/zoom.js';
+import type { ZoomRequest } from '../../actions/verbs/zoom.js';
 import { frameOutput, frameResult } from '../frame-result.js';
 import { request } from '../report.js';
 import { conventionShape, frameField, MAX_COORDINATE, marksField } from '../target-schema.js';

@@ -1,0 +1,471 @@
+import { type Capture, type CaptureOptions, captureFrame } from '../../browser/capture.js';
+import { BrowserError } from '../../browser/errors.js';
+import { holdKeys, isKnownKeyError, type KeyOutcome, pressChord, typeText } from '../../browser/keyboard.js';
+import { type BrowserHandle, type BrowserOptions, openBrowser } from '../../browser/launch.js';
+import { type Move, moveTab, type NavigationResult } from '../../browser/navigation.js';
+import type { PageDriver } from '../../browser/page-driver.js';
+import { type DialogInfo, PageEvents } from '../../browser/page-events.js';
+import { defaultPolicy, type UrlPolicy } from '../../browser/url-policy.js';
+import { markColour } from '../../image/draw.js';
+import { drawMarks } from '../../image/marks.js';
+import type { TraceOptions } from '../../trace/trace.js';
+import { ActionError } from '../check/errors.js';
+import { MissLog } from '../check/misses.js';
+import { type ActionContext, frameIn } from '../check/target.js';
+import type { ClickReport, Point } from '../check/verdicts.js';
+import { answerDialog, type DialogAnswer, type UploadResult, uploadFiles } from '../verbs/answers.js';
+import { type ClickRequest, guardedClick, pointAt } from '../verbs/click.js';
+import {
+  type DragReport,
+  type DragRequest,
+  guardedDrag,
+  guardedPress,
+  moveWithButton,
+} from '../verbs/drag.js';
+import { guardedHover } from '../verbs/hover.js';
+import { type Mark, marksFor } from '../verbs/marks.js';
+import { checkUrl } from '../verbs/navigation.js';
+import { type ScrollReport, scrollAt } from '../verbs/scroll.js';
+import { guardedSelect, type SelectReport } from '../verbs/select.js';
+import { type TabAction, type TabInfo, tabAction } from '../verbs/tabs.js';
+import { type WaitRequest, type WaitResult, waitFor } from '../verbs/wait.js';
+import { type ZoomRequest, zoomRegion } from '../verbs/zoom.js';
+import { type FrameInfo, type FrameRecord, FrameStore } from './frames.js';
+import { type Effects, effectsSentence, PageWatch } from './page-watch.js';
+import { SessionBrowser } from './session-browser.js';
+import { tracedSession } from './session-trace.js';
+
+/** How a TrueclickSession gets its browser and sizes its screenshots, beside the launch options. */
+export interface SessionOptions extends BrowserOptions {
+  /** Long edge of screenshots sent to the model; 0 = full device resolution. */
+  maxImageEdge?: number;
+  /** The folder browser_file_upload may take files from (default: the working directory). */
+  uploadDir?: string;
+  /**
+   * Where the session's browser comes from, when not a browser of its own: e.g. a new isolated context on a
+   * browser the HTTP server shares between its sessions.
+   */
+  browserSource?: () => Promise<BrowserHandle>;
+  /** Trace every action to a session folder in trace.dir (as `serve --trace-dir`); `trueclick report` reads it. */
+  trace?: TraceOptions;
+}
+
+/**
+ * A screenshot as handed to the model: the PNG (base64, with numbered marks drawn on when asked) and the
+ * frame id that later clicks name, so their coordinates are read in the image the model saw.
+ */
+export interface Screenshot {
+  /** What the answer says of the frame; `session.frame(id)` gives it with its snapshot, once read. */
+  frame: FrameInfo;
+  base64: string;
+  mimeType: 'image/png';
+  marks?: Mark[];
+}
+
+/** Every action's answer also says what it opened: a dialog, a tab it followed, a file chooser. */
+export type WithEffects<T> = T & Effects;
+
+export interface TypeResult {
+  click?: ClickReport;
+  typed: number;
+  submitted: boolean;
+}
+
+/** Playwright's names for keys, checked when pressed. */
+export type KeyName = string;
+
+/**
+ * One agent's browser: its tabs, their frames and the misses. MCP tools, the CLI and the library all act
+ * through this class, so there is one implementation of each action.
+ */
+export class TrueclickSession {
+  readonly frames = new FrameStore();
+  readonly misses = new MissLog();
+  /** The browser, its tabs, and what happened to them that the agent must hear. */
+  private readonly browser: SessionBrowser;
+  /** Where trueclick last put the mouse, CSS viewport px (a model's click "at the cursor" goes there). */
+  private cursorAt: Point | null = null;
+  /** The left button is down (a model's left_mouse_down, until its left_mouse_up). */
+  private held = false;
+
+  constructor(
+    private readonly options: SessionOptions = {},
+    handle?: BrowserHandle,
+  ) {
+    this.browser = new SessionBrowser({
+      open: options.browserSource ?? (() => openBrowser(options)),
+      frames: this.frames,
+      misses: this.misses,
+      // A new browser has its mouse nowhere and no button down.
+      onRelaunch: () => {
+        this.cursorAt = null;
+        this.held = false;
+      },
+      ...(handle ? { handle } : {}),
+    });
+    // biome-ignore lint/correctness/noConstructorReturn: the traced session is this one, seen through a recorder.
+    if (options.trace) return tracedSession(this, options.trace);
+  }
+
+  /** Where the browser may go (the default: http, https and about: pages, any origin). */
+  private get policy(): UrlPolicy {
+    return this.options.urlPolicy ?? defaultPolicy();
+  }
+
+  /** The active tab's driver; a tab whose page crashed or hangs is replaced first (and the agent told). */
+  driver(): Promise<PageDriver> {
+    return this.browser.driver();
+  }
+
+  takeNotice(): string | undefined {
+    return this.browser.takeNotice();
+  }
+
+  /** A failure because the tab went, told as its source knows it (e.g. the user stopped sharing it). */
+  explain(err: unknown): Promise<unknown> {
+    return this.browser.explain(err);
+  }
+
+  /** The dialog the active tab shows, if any (the page is frozen until it is answered). */
+  get dialog(): DialogInfo | null {
+    return this.browser.dialog;
+  }
+
+  /**
+   * What an action needs: the active tab's driver, the frames, the misses. While that tab shows a dialog the
+   * page is frozen (every call into it waits), so only answering it, and the tabs, may go on.
+   */
+  private async context(opts: { whileDialog?: boolean } = {}): Promise<ActionContext> {
+    const driver = await this.driver();
+    if (!opts.whileDialog) this.browser.assertNoDialog();
+    return { driver, frames: this.frames, misses: this.misses, tab: (await this.browser.tabs()).active.id };
+  }
+
+  /** Runs an action and adds what it opened; a new tab it opened becomes the active one. */
+  private async watched<T extends object>(
+    work: (ctx: ActionContext) => Promise<T>,
+    opts: { whileDialog?: boolean } = {},
+  ): Promise<WithEffects<T>> {
+    const ctx = await this.context(opts);
+    const watch = new PageWatch(ctx.driver, await this.browser.tabs(), this.browser.blocked);
+    const value = await work(ctx);
+    const effects = await watch.effects();
+    if (effects.newTab) this.misses.clear();
+    return { ...value, ...effects };
+  }
+
+  /** An action's report with what it opened said in its message too; the mouse is where it was sent. */
+  private async reported<T extends ClickReport>(
+    work: (ctx: ActionContext) => Promise<T>,
+  ): Promise<WithEffects<T>> {
+    const r = await this.watched(work);
+    r.message += effectsSentence(r);
+    // A dialog, a tab or a file chooser the action opened is its effect, whatever the page did besides.
+    if (r.verdict === 'OK' && (r.dialog || r.newTab || r.fileChooser))
+      r.effect = r.dialog
+        ? { kind: 'opened', what: `${r.dialog.type} dialog`, name: r.dialog.message.slice(0, 80) }
+        : r.newTab
+          ? { kind: 'opened', what: 'tab', name: r.newTab.url }
+          : { kind: 'opened', what: 'file chooser' };
+    const end = (r as Partial<DragReport>).drop?.point ?? r.dispatched;
+    if (end) this.cursorAt = end;
+    return r;
+  }
+
+  /** Where trueclick last put the mouse, CSS viewport px; null before it moved it. */
+  get cursor(): Point | null {
+    return this.cursorAt;
+  }
+
+  get buttonHeld(): boolean {
+    return this.held;
+  }
+
+  /** The frame, if it still describes the active tab (else the refusal that says why). */
+  async frame(id: string): Promise<FrameRecord> {
+    return await frameIn(await this.context(), id);
+  }
+
+  /** @param timeoutMs how long to wait for the load (default 30 s); a page that arrived but is still loading then is an answer (`stillLoading`), not an error. */
+  async navigate(
+    url: string,
+    signal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<WithEffects<NavigationResult>> {
+    checkUrl(url, this.policy);
+    return this.move('goto', { url, ...(signal ? { signal } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+  }
+
+  back(signal?: AbortSignal) {
+    return this.move('back', signal ? { signal } : {});
+  }
+
+  forward(signal?: AbortSignal) {
+    return this.move('forward', signal ? { signal } : {});
+  }
+
+  reload(signal?: AbortSignal) {
+    return this.move('reload', signal ? { signal } : {});
+  }
+
+  private async move(
+    how: Move,
+    opts: { url?: string; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<WithEffects<NavigationResult>> {
+    const since = Date.now();
+    let frame = '';
+    // Leaving a page stuck in a script would wait for it (30 s, every time): such a tab is replaced first.
+    await this.browser.ensureResponsive();
+    try {
+      const r = await this.watched(({ driver }) => {
+        frame = driver.mainFrameId;
+        return moveTab(driver, how, opts);
+      });
+      this.misses.clear();
+      return r;
+    } catch (err) {
+      // A redirect to an origin the policy refuses fails the load: say where it went and why.
+      const refused = this.browser.blocked.filter((b) => b.t >= since && b.frameId === frame).at(-1);
+      if (refused && err instanceof BrowserError && err.code === 'NAVIGATION_FAILED')
+        throw new ActionError(
+          'URL_NOT_ALLOWED',
+          `The page went on to ${refused.url.slice(0, 200)} (a redirect), which trueclick blocks: ${refused.reason}.`,
+          'Open another page; the person running trueclick sets --allowed-origins and --blocked-origins.',
+          'url',
+        );
+      throw err;
+    }
+  }
+
+  async screenshot(opts: { marks?: boolean; maxWidth?: number } = {}): Promise<Screenshot> {
+    const { driver, tab } = await this.context();
+    const capture: Capture = await captureFrame(driver, this.captureOptions(opts.maxWidth));
+    return this.framed(capture, tab, opts.marks ?? false);
+  }
+
+  /** A closer look at a region of a frame: a frame of its own, whose pixels clicks can use. */
+  async zoom(req: ZoomRequest): Promise<Screenshot> {
+    const ctx = await this.context();
+    const { capture, of } = await zoomRegion(ctx, req, this.captureOptions(req.max_width));
+    return this.framed(capture, ctx.tab, req.marks ?? false, of);
+  }
+
+  private captureOptions(maxWidth?: number): CaptureOptions {
+    const co: CaptureOptions = {};
+    if (this.options.maxImageEdge !== undefined) co.maxImageEdge = this.options.maxImageEdge;
+    if (maxWidth !== undefined) co.maxWidth = maxWidth;
+    return co;
+  }
+
+  private async framed(
+    capture: Capture,
+    tab: number,
+    withMarks: boolean,
+    zoomOf?: string,
+  ): Promise<Screenshot> {
+    const opts = { tab, ...(zoomOf ? { zoomOf } : {}) };
+    if (!withMarks) {
+      const frame = this.frames.add(capture, opts);
+      return { frame, base64: capture.base64, mimeType: capture.mimeType };
+    }
+    // Marks are read off the snapshot, so this answer waits for it.
+    const marks = marksFor(capture, await capture.snapshot);
+    const png = await drawMarks(
+      Buffer.from(capture.base64, 'base64'),
+      marks.map((m) => ({ box: m.image, id: m.id, colour: markColour(m.id) })),
+    );
+    const frame = this.frames.add(capture, { ...opts, marks });
+    return { frame, base64: png.toString('base64'), mimeType: 'image/png', marks };
+  }
+
+  click(req: ClickRequest): Promise<WithEffects<ClickReport>> {
+    return this.reported((ctx) => guardedClick(ctx, req));
+  }
+
+  async point(req: ClickRequest): Promise<ClickReport> {
+    return pointAt(await this.context(), req);
+  }
+
+  hover(req: ClickRequest): Promise<WithEffects<ClickReport>> {
+    return this.reported((ctx) => guardedHover(ctx, req, req.modifiers ?? []));
+  }
+
+  drag(req: DragRequest): Promise<WithEffects<DragReport>> {
+    return this.reported((ctx) => guardedDrag(ctx, req));
+  }
+
+  /** Presses the left button at a checked point and keeps it down (a model's left_mouse_down). */
+  async press(req: ClickRequest): Promise<WithEffects<ClickReport>> {
+    const r = await this.reported((ctx) => guardedPress(ctx, req, req.modifiers ?? []));
+    if (r.verdict === 'OK') this.held = true;
+    return r;
+  }
+
+  /** Moves the mouse with the left button held (between a press and its release). */
+  moveHeld(req: ClickRequest, modifiers: ClickRequest['modifiers'] = []): Promise<WithEffects<ClickReport>> {
+    return this.reported((ctx) => moveWithButton(ctx, this.cursorAt, req, modifiers, true));
+  }
+
+  /** Releases the left button, moving there first with it held (a model's left_mouse_up). */
+  async releaseButton(req: ClickRequest): Promise<WithEffects<ClickReport>> {
+    const r = await this.reported((ctx) =>
+      moveWithButton(ctx, this.cursorAt, req, req.modifiers ?? [], false),
+    );
+    this.held = false;
+    return r;
+  }
+
+  selectOption(req: ClickRequest, values: string[]): Promise<WithEffects<SelectReport>> {
+    return this.reported((ctx) => guardedSelect(ctx, req, values));
+  }
+
+  /** The wheel at a checked point (or the viewport centre): the scroll container under it scrolls. */
+  scroll(
+    delta: Point,
+    target?: ClickRequest,
+    modifiers: ClickRequest['modifiers'] = [],
+  ): Promise<WithEffects<ScrollReport>> {
+    return this.reported((ctx) => scrollAt(ctx, target, delta, modifiers));
+  }
+
+  /**
+   * Types into the focused element, or clicks a target first (guarded, like browser_click). `clear`
+   * selects what the field holds and deletes it first.
+   */
+  async type(
+    text: string,
+    opts: { submit?: boolean; clear?: boolean; target?: ClickRequest; signal?: AbortSignal },
+  ): Promise<WithEffects<TypeResult>> {
+    return this.watched(async (ctx) => {
+      let click: ClickReport | undefined;
+      if (opts.target) {
+        click = await guardedClick(ctx, { ...opts.target, typing: true });
+        if (click.verdict !== 'OK' || PageEvents.of(ctx.driver.page).dialog)
+          return { click, typed: 0, submitted: false };
+      }
+      const page = ctx.driver.page;
+      if (!opts.target) await refuseReadOnlyFocus(page);
+      if (opts.clear) {
+        await pressChord(page, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
+        await pressChord(page, 'Delete');
+      }
+      const typed: KeyOutcome = await typeText(page, text, opts.signal);
+      let submitted = false;
+      if (opts.submit && typed.done === Array.from(text).length && !typed.dialog && !typed.cancelled) {
+        const enter = await pressChord(page, 'Enter');
+        submitted = enter.done === 1 || Boolean(enter.dialog);
+      }
+      return { ...(click ? { click } : {}), typed: typed.done, submitted };
+    });
+  }
+
+  async pressKey(
+    key: KeyName,
+    opts: { repeat?: number; signal?: AbortSignal } = {},
+  ): Promise<WithEffects<{ pressed: number }>> {
+    return this.watched(async ({ driver }) => {
+      try {
+        const r = await pressChord(driver.page, key, opts.repeat ?? 1, opts.signal);
+        return { pressed: r.done };
+      } catch (err) {
+        if (!isKnownKeyError(err)) throw err;
+        throw new ActionError(
+          'BAD_KEY',
+          `Unknown key "${key.slice(0, 64)}": ${(err as Error).message.split('\n')[0]}`,
+          'Use a key name such as Enter, Tab, Escape, ArrowDown, PageDown, a single character, or a chord like Control+A.',
+          'key',
+        );
+      }
+    });
+  }
+
+  /** The viewport as it is now, for a trace to show beside a refusal: an image only, not a frame to act by. */
+  async lookNow(): Promise<{ base64: string; image: Capture['image']; css: Capture['css'] }> {
+    const { driver } = await this.context();
+    const c = await captureFrame(driver, this.captureOptions());
+    c.snapshot.catch(() => {});
+    return { base64: c.base64, image: c.image, css: c.css };
+  }
+
+  /** Whether the focused element (through shadow roots and same-origin frames) is a password field. */
+  async focusIsPassword(): Promise<boolean> {
+    const { driver } = await this.context({ whileDialog: true });
+    return driver.page.evaluate(() => {
+      let el: Element | null = document.activeElement;
+      for (let i = 0; i < 20 && el; i++) {
+        const inner: Element | null | undefined =
+          el.shadowRoot?.activeElement ??
+          (el instanceof HTMLIFrameElement ? el.contentDocument?.activeElement : undefined);
+        if (!inner) break;
+        el = inner;
+      }
+      return el instanceof HTMLInputElement && el.type === 'password';
+    });
+  }
+
+  /** One key down or up (Gemini's key_down / key_up). */
+  async keyboard(how: 'down' | 'up', key: KeyName): Promise<void> {
+    const { driver } = await this.context();
+    await (how === 'down' ? driver.page.keyboard.down(key) : driver.page.keyboard.up(key));
+  }
+
+  /** Holds keys down for a while (Anthropic's hold_key). */
+  async holdKeys(keys: KeyName[], ms: number, signal?: AbortSignal): Promise<void> {
+    const { driver } = await this.context();
+    await holdKeys(driver.page, keys, ms, signal);
+  }
+
+  /** Answers the dialog the active tab shows; reports where the page went after it. */
+  handleDialog(accept: boolean, promptText?: string): Promise<WithEffects<DialogAnswer>> {
+    return this.watched((ctx) => answerDialog(ctx, accept, promptText), { whileDialog: true });
+  }
+
+  /** Puts files into the file chooser a checked click opens (with `target`), or into the one already open. */
+  upload(paths: string[], target?: ClickRequest): Promise<WithEffects<UploadResult>> {
+    return this.watched((ctx) => uploadFiles(ctx, paths, this.options.uploadDir ?? process.cwd(), target));
+  }
+
+  async tabList(): Promise<TabInfo[]> {
+    return (await this.browser.tabs()).list();
+  }
+
+  /** Opens a tab (and a URL in it), selects one, or closes one; says which tab is active after. */
+  async tab(action: TabAction, opts: { index?: number; url?: string; signal?: AbortSignal } = {}) {
+    if (action === 'new' && opts.url) checkUrl(opts.url, this.policy);
+    return tabAction(await this.browser.tabs(), action, opts);
+  }
+
+  async waitFor(req: WaitRequest, signal?: AbortSignal): Promise<WaitResult> {
+    const { driver } = await this.context();
+    return waitFor(driver.page, req, signal);
+  }
+
+  close(): Promise<void> {
+    return this.browser.close();
+  }
+}
+
+/** Typing without a target goes to the focused element: one that takes no typing is refused, nothing typed. */
+async function refuseReadOnlyFocus(page: import('playwright-core').Page): Promise<void> {
+  const field = await page
+    .evaluate(() => {
+      let el: Element | null = document.activeElement;
+      for (let i = 0; i < 20 && el?.shadowRoot?.activeElement; i++) el = el.shadowRoot.activeElement;
+      const f = el as HTMLInputElement | null;
+      if (!f || !(f.nodeName === 'INPUT' || f.nodeName === 'TEXTAREA')) return null;
+      return f.readOnly || f.disabled
+        ? { name: f.name || f.id || f.nodeName.toLowerCase(), readOnly: f.readOnly }
+        : null;
+    })
+    .catch(() => null);
+  if (field)
+    throw new ActionError(
+      'DISABLED',
+      `The focused field "${field.name}" is ${field.readOnly ? 'read-only' : 'disabled'}: nothing was typed.`,
+      'Take a screenshot: the page may say what enables it; or type into another field (browser_type with a target).',
+      'text',
+      'blocked',
+    );
+}
+
+export { ActionError, BrowserError };

@@ -1,0 +1,69 @@
+import { release } from '../../browser/hit-test.js';
+import { dispatchClick } from '../../browser/input.js';
+import type { Attempt, Intent } from '../check/attempt.js';
+import { checkPoint } from '../check/pipeline.js';
+import type { ActionContext, ClickRequest } from '../check/target.js';
+import { type ClickReport, fmtPoint } from '../check/verdicts.js';
+import { afterDispatch, dialogInterrupted, pointSentence, watchOutcome } from '../check/verify.js';
+import { pixelSentence, pixelWindow } from '../pixels/pixels.js';
+
+export type { ActionContext, ClickRequest } from '../check/target.js';
+
+export type ClickIntent = Extract<Intent, { kind: 'click' }>;
+
+/** The click a request asks for: button, count and held modifiers, defaults filled in. */
+export function clickIntent(req: ClickRequest): ClickIntent {
+  return {
+    kind: 'click',
+    button: req.button ?? 'left',
+    count: req.click_count ?? 1,
+    modifiers: req.modifiers ?? [],
+  };
+}
+
+/** The guarded click (SPEC S4): the shared check (pipeline.ts), then dispatch and verify. */
+export async function guardedClick(ctx: ActionContext, req: ClickRequest): Promise<ClickReport> {
+  const { attempt, refusal } = await checkPoint(ctx, req, clickIntent(req));
+  return refusal ?? dispatchAndVerify(attempt);
+}
+
+/** browser_point: the same check, stopping before anything is sent; no guard that could block input is armed. */
+export async function pointAt(ctx: ActionContext, req: ClickRequest): Promise<ClickReport> {
+  const { attempt, refusal } = await checkPoint(ctx, req, { kind: 'point' });
+  if (refusal) return refusal;
+  attempt.report.message = pointSentence(attempt.report);
+  return attempt.report;
+}
+
+async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
+  const { driver } = a.ctx;
+  const { report, live, vp } = a;
+  const intent = a.intent as ClickIntent;
+  const watch = watchOutcome(a);
+  report.dispatched = vp;
+  pixelWindow(a);
+  let sent: Awaited<ReturnType<typeof dispatchClick>>;
+  try {
+    sent = await dispatchClick(driver, vp, {
+      button: intent.button,
+      clickCount: intent.count,
+      modifiers: intent.modifiers,
+    });
+  } catch (err) {
+    watch.stop();
+    // Some events may have gone out: never answer "nothing was clicked" after sending input.
+    if (live) await release(live);
+    return {
+      ...report,
+      verdict: 'UNVERIFIED',
+      message: `The click at CSS ${fmtPoint(vp)} was sent but not confirmed (${(err as Error).message}). Take a new screenshot to see whether it took effect before you retry.`,
+    };
+  }
+  try {
+    const out = sent.sent ? await afterDispatch(a, watch) : await dialogInterrupted(a, watch);
+    if (out.pixels && out.verdict === 'OK') out.message += pixelSentence(out.pixels);
+    return out;
+  } finally {
+    watch.stop();
+  }
+}
