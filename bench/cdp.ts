@@ -5,8 +5,8 @@
  * emulation and captures: a screenshot taken over another session would not follow that emulation.
  */
 import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
-import { findChromium } from '../src/browser/chromium-path.js';
-import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { findChromium } from '../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../src/browser/plumbing/launch.js';
 import { imageSize } from '../src/geometry/index.js';
 import { onCleanup } from './procs.js';
 

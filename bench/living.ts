@@ -14,7 +14,7 @@ import { chromium, type Page } from 'playwright-core';
 import type { Action } from '../fixtures/realweb/actions.js';
 import type { FixtureServer } from '../fixtures/server.js';
 import { TrueclickSession } from '../src/actions/session/session.js';
-import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { CHROMIUM_ARGS } from '../src/browser/plumbing/launch.js';
 import { CHROMIUM } from './cdp.js';
 import type { Ctx } from './context.js';
 import { emptySection, type Section } from './results.js';

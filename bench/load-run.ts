@@ -9,8 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type BrowserServer, chromium } from 'playwright-core';
 import type { FixtureServer } from '../fixtures/server.js';
-import { findChromium } from '../src/browser/chromium-path.js';
-import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { findChromium } from '../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../src/browser/plumbing/launch.js';
 import { startHttpServer } from '../test/helpers/mcp-client.js';
 import { pssMB } from './memory.js';
 import { processTree } from './procs.js';

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { CHROMIUM_ARGS } from '../src/browser/plumbing/launch.js';
 import { CHROMIUM, DPR, VIEWPORT } from './cdp.js';
 import { imageOf, type McpServer, startMcp, textOf } from './mcp.js';
 

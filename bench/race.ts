@@ -12,7 +12,7 @@
  * A "wrong-row delivery" is an attempt whose pointerdown or click the page recorded on another row.
  */
 import type { Hit as FixtureHit } from '../fixtures/server.js';
-import { captureScale } from '../src/browser/capture.js';
+import { captureScale } from '../src/browser/snapshot/capture.js';
 import { type CdpTab, DPR, VIEWPORT } from './cdp.js';
 import type { Ctx } from './context.js';
 import { type CountRow, emptySection, type Section } from './results.js';

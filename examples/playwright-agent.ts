@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { startFixtureServer } from '../fixtures/server.js';
-import { CHROMIUM_ARGS } from '../src/browser/launch.js';
+import { CHROMIUM_ARGS } from '../src/browser/plumbing/launch.js';
 import { trueclickForPage } from '../src/index.js';
 import { claudeStandIn, runClaudeAgent } from './agents/claude.js';
 import type { AgentSummary } from './agents/loop.js';

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startFixtureServer } from '../dist/fixtures/server.js';
-import { findChromium } from '../dist/src/browser/chromium-path.js';
 import { ExtensionRelay } from '../dist/src/browser/extension/relay.js';
-import { CHROMIUM_ARGS } from '../dist/src/browser/launch.js';
+import { findChromium } from '../dist/src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../dist/src/browser/plumbing/launch.js';
 import { writeReport } from '../dist/src/cli/report.js';
 import {
   PRESET_NAMES,

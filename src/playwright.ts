@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { type SessionOptions, TrueclickSession } from './actions/session/session.js';
-import { PageDriver } from './browser/page-driver.js';
+import { PageDriver } from './browser/plumbing/page-driver.js';
 
 /**
  * trueclick over a Playwright Page you already drive: screenshot frames and guarded clicks with the same

@@ -1,5 +1,5 @@
 import { TrueclickSession } from '../actions/session/session.js';
-import { churnWindows, startMutationWatch, stopMutationWatch } from '../browser/watch.js';
+import { churnWindows, startMutationWatch, stopMutationWatch } from '../browser/plumbing/watch.js';
 import { type BrowserFlags, sessionOptions } from './options.js';
 
 export interface ChurnResult {

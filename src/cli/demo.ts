@@ -4,7 +4,7 @@ import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js
 import type { ClickReport } from '../actions/check/verdicts.js';
 import { TrueclickSession } from '../actions/session/session.js';
 // The naive pipeline is a raw trusted click at the model's numbers as CSS px: what the peers do.
-import { dispatchClick } from '../browser/input.js';
+import { dispatchClick } from '../browser/plumbing/input.js';
 import { drawLabels, resizeToWidth, sideBySide } from '../image/draw.js';
 
 interface Row {

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
-import { captureFrame } from '../browser/capture.js';
-import { findChromium } from '../browser/chromium-path.js';
-import { openBrowser } from '../browser/launch.js';
-import { openUrl } from '../browser/navigation.js';
+import { findChromium } from '../browser/plumbing/chromium-path.js';
+import { openBrowser } from '../browser/plumbing/launch.js';
+import { openUrl } from '../browser/plumbing/navigation.js';
+import { captureFrame } from '../browser/snapshot/capture.js';
 import { VERSION } from '../version.js';
 import { type BrowserFlags, sessionOptions } from './options.js';
 

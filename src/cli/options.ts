@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { SessionOptions } from '../actions/session/session.js';
-import { DEFAULT_SCHEMES } from '../browser/url-policy.js';
+import { DEFAULT_SCHEMES } from '../browser/plumbing/url-policy.js';
 
 export function parseViewport(v: string): { width: number; height: number } {
   const m = /^(\d+)x(\d+)$/i.exec(v.trim());

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import type { Screenshot, TrueclickSession } from '../actions/session/session.js';
 import type { ClickRequest } from '../actions/verbs/click.js';
-import { dispatchClick } from '../browser/input.js';
+import { dispatchClick } from '../browser/plumbing/input.js';
 import type { CssBox, PresetName, Size, XY } from '../geometry/index.js';
 import { type Downscale, modelRequest, type World } from './oracle.js';
 import { clicksSince, onScrollbar } from './page.js';

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Screenshot } from '../actions/session/session.js';
 import { markLine } from '../actions/verbs/marks.js';
-import { roundBox } from '../browser/element-facts.js';
+import { roundBox } from '../browser/identity/element-facts.js';
 import { ResponseBuilder } from './response.js';
 
 const r4 = (n: number) => Math.round(n * 10_000) / 10_000;

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type SessionOptions, TrueclickSession } from '../actions/session/session.js';
-import { SharedBrowser } from '../browser/shared-browser.js';
+import { SharedBrowser } from '../browser/plumbing/shared-browser.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
 import type { Cap } from './caps.js';
 import { giveBackMemorySoon } from './give-back.js';

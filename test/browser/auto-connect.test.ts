@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { defaultProfileDirs, findDevToolsEndpoint } from '../../src/browser/auto-connect.js';
-import { findChromium } from '../../src/browser/chromium-path.js';
-import { BrowserError } from '../../src/browser/errors.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { defaultProfileDirs, findDevToolsEndpoint } from '../../src/browser/plumbing/auto-connect.js';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { BrowserError } from '../../src/browser/plumbing/errors.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 
 // --auto-connect finds the running browser by the DevToolsActivePort file in its user-data folder. Chromium
 // started with --remote-debugging-port=0 writes the same file as Chrome 144+ after the user allows remote

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { captureScale } from '../../src/browser/capture.js';
+import { captureScale } from '../../src/browser/snapshot/capture.js';
 import { claudeResize } from '../../src/geometry/index.js';
 
 // SPEC S2: the image the model sees is the image we sent, so Claude's resize must leave it alone.

@@ -2,8 +2,8 @@
 // changes of a record are a move and which are the page living.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { judge } from '../../src/browser/compare-facts.js';
-import type { ElementFacts } from '../../src/browser/element-facts.js';
+import { judge } from '../../src/browser/identity/compare-facts.js';
+import type { ElementFacts } from '../../src/browser/identity/element-facts.js';
 
 const link = (parts: string[], over: Partial<ElementFacts> = {}): ElementFacts => ({
   backendNodeId: 7,

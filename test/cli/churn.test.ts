@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { churnWindows } from '../../src/browser/watch.js';
+import { churnWindows } from '../../src/browser/plumbing/watch.js';
 import { measureChurn } from '../../src/cli/churn.js';
 
 let srv: FixtureServer;

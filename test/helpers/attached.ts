@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { findChromium } from '../../src/browser/chromium-path.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { type FrameInfo, frameOf, type McpHarness, startStdio, text } from './mcp-client.js';
 
 /**

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { findChromium } from '../../src/browser/chromium-path.js';
 import { EXTENSION_DIR, extensionId } from '../../src/browser/extension/relay.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 
 /**
  * A person's own Chromium with the trueclick extension loaded unpacked, as they would set it up: a profile

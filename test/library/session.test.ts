@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { findChromium } from '../../src/browser/chromium-path.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { ActionError, trueclickForPage } from '../../src/index.js';
 import { librarySession } from '../helpers/library.js';
 

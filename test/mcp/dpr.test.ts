@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { findChromium } from '../../src/browser/chromium-path.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
 
 // Clicking by frame in image pixels must hit at every devicePixelRatio, in every world SPEC S2 lists as a trap.

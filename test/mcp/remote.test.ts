@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type BrowserServer, chromium } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { findChromium } from '../../src/browser/chromium-path.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { startAttachedBrowser } from '../helpers/attached.js';
 import { frameOf, imagePx, startStdio, structured, text } from '../helpers/mcp-client.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Dialog, type Page } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { CHROMIUM_ARGS } from '../../src/browser/launch.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 

@@ -1,4 +1,4 @@
-import { settle } from '../../browser/settle.js';
+import { settle } from '../../browser/plumbing/settle.js';
 import { type FrameGeometry, GeometryError, resolveRequest, TrueclickError } from '../../geometry/index.js';
 import {
   type NativeBatch,

@@ -1,6 +1,6 @@
-import type { LiveFacts, TickingParts } from '../../browser/hit-test.js';
-import type { Modifier, MouseButton } from '../../browser/input.js';
-import type { SnapshotElement } from '../../browser/snapshot.js';
+import type { LiveFacts, TickingParts } from '../../browser/identity/hit-test.js';
+import type { Modifier, MouseButton } from '../../browser/plumbing/input.js';
+import type { SnapshotElement } from '../../browser/snapshot/snapshot.js';
 import type { PixelStage } from '../pixels/pixel-types.js';
 import type { FrameRecord } from '../session/frames.js';
 import type { ActionContext, ClickRequest, Resolved } from './target.js';

@@ -1,12 +1,12 @@
-import { describeDifferences, sameElement } from '../../browser/compare-facts.js';
+import { describeDifferences, sameElement } from '../../browser/identity/compare-facts.js';
 import {
   ACTIONABLE_ROLES,
   ACTIONABLE_TAGS,
   describeHit,
   type ElementFacts,
   toHit,
-} from '../../browser/element-facts.js';
-import { type LiveFacts, lookThrough, nodeNow } from '../../browser/hit-test.js';
+} from '../../browser/identity/element-facts.js';
+import { type LiveFacts, lookThrough, nodeNow } from '../../browser/identity/hit-test.js';
 import { conventionFor, frameOrigin, toConvention } from '../../geometry/index.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';

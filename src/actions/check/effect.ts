@@ -1,4 +1,4 @@
-import { type PressEffect, readEffect } from '../../browser/hit-test.js';
+import { type PressEffect, readEffect } from '../../browser/identity/hit-test.js';
 import type { Attempt } from './attempt.js';
 import type { ClickReport, Effect } from './verdicts.js';
 

@@ -1,6 +1,6 @@
-import type { Hit } from '../../browser/element-facts.js';
-import { toHit } from '../../browser/element-facts.js';
-import type { SnapshotElement, SnapshotIndex } from '../../browser/snapshot.js';
+import type { Hit } from '../../browser/identity/element-facts.js';
+import { toHit } from '../../browser/identity/element-facts.js';
+import type { SnapshotElement, SnapshotIndex } from '../../browser/snapshot/snapshot.js';
 
 /** What the agent says it means to click (SPEC S4 `expect`). */
 export interface Expect {

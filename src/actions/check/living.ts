@@ -4,9 +4,9 @@ import {
   judge,
   partText,
   type SetAside,
-} from '../../browser/compare-facts.js';
-import { describeHit, type ElementFacts, toHit } from '../../browser/element-facts.js';
-import { armOn, type LiveFacts } from '../../browser/hit-test.js';
+} from '../../browser/identity/compare-facts.js';
+import { describeHit, type ElementFacts, toHit } from '../../browser/identity/element-facts.js';
+import { armOn, type LiveFacts } from '../../browser/identity/hit-test.js';
 import type { Attempt } from './attempt.js';
 import { type ClickReport, fmtPoint } from './verdicts.js';
 

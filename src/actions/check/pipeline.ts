@@ -1,7 +1,6 @@
-import { sameElement } from '../../browser/compare-facts.js';
-import { toHit } from '../../browser/element-facts.js';
-import { pollUntil } from '../../browser/errors.js';
-import { toInner } from '../../browser/frame-place.js';
+import { sameElement } from '../../browser/identity/compare-facts.js';
+import { toHit } from '../../browser/identity/element-facts.js';
+import { toInner } from '../../browser/identity/frame-place.js';
 import {
   type ArmOptions,
   armOn,
@@ -11,8 +10,9 @@ import {
   type LiveFacts,
   release,
   type TickingParts,
-} from '../../browser/hit-test.js';
-import { currentScroll, type Modifier, moveMouse } from '../../browser/input.js';
+} from '../../browser/identity/hit-test.js';
+import { pollUntil } from '../../browser/plumbing/errors.js';
+import { currentScroll, type Modifier, moveMouse } from '../../browser/plumbing/input.js';
 import { missedInPixels, pixelExpectText } from '../pixels/pixel-expect.js';
 import { comparePixels, pixelStage, pixelTimed } from '../pixels/pixels.js';
 import { type Attempt, type Intent, presses } from './attempt.js';

@@ -1,7 +1,7 @@
-import { describeHit } from '../../browser/element-facts.js';
-import { nodeNow } from '../../browser/hit-test.js';
-import type { Modifier, MouseButton } from '../../browser/input.js';
-import type { PageDriver } from '../../browser/page-driver.js';
+import { describeHit } from '../../browser/identity/element-facts.js';
+import { nodeNow } from '../../browser/identity/hit-test.js';
+import type { Modifier, MouseButton } from '../../browser/plumbing/input.js';
+import type { PageDriver } from '../../browser/plumbing/page-driver.js';
 import { frameOrigin, GeometryError, resolveRequest, type TargetRequest } from '../../geometry/index.js';
 import type { FrameRecord, FrameStore } from '../session/frames.js';
 import { ActionError } from './errors.js';

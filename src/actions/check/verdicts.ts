@@ -1,5 +1,5 @@
-import type { Difference, SetAside } from '../../browser/compare-facts.js';
-import type { Hit } from '../../browser/element-facts.js';
+import type { Difference, SetAside } from '../../browser/identity/compare-facts.js';
+import type { Hit } from '../../browser/identity/element-facts.js';
 import type { ErrorKind } from '../../geometry/index.js';
 import type { PixelCheck } from '../pixels/pixel-types.js';
 import type { Expect } from './expect.js';

@@ -1,9 +1,9 @@
-import { describeSetAside } from '../../browser/compare-facts.js';
-import { describeHit, type ElementFacts, toHit } from '../../browser/element-facts.js';
-import { pollUntil } from '../../browser/errors.js';
-import { disarm, type GuardEvent, release } from '../../browser/hit-test.js';
-import type { NavigationRecord, PageDriver } from '../../browser/page-driver.js';
-import { PageEvents } from '../../browser/page-events.js';
+import { describeSetAside } from '../../browser/identity/compare-facts.js';
+import { describeHit, type ElementFacts, toHit } from '../../browser/identity/element-facts.js';
+import { disarm, type GuardEvent, release } from '../../browser/identity/hit-test.js';
+import { pollUntil } from '../../browser/plumbing/errors.js';
+import type { NavigationRecord, PageDriver } from '../../browser/plumbing/page-driver.js';
+import { PageEvents } from '../../browser/plumbing/page-events.js';
 import type { Attempt } from './attempt.js';
 import { pressEffect } from './effect.js';
 import { type ClickReport, fmtPoint } from './verdicts.js';

@@ -1,4 +1,4 @@
-import type { ElementFacts } from '../../browser/element-facts.js';
+import type { ElementFacts } from '../../browser/identity/element-facts.js';
 import type { Box } from '../../image/draw.js';
 import { type Grey, greyRegion, greyRows, lineBand } from '../../image/pixel-diff.js';
 import type { Attempt } from '../check/attempt.js';

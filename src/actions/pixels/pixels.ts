@@ -1,4 +1,4 @@
-import { describeHit } from '../../browser/element-facts.js';
+import { describeHit } from '../../browser/identity/element-facts.js';
 import type { Box } from '../../image/draw.js';
 import { comparable, ocrEngine, readText, readTexts } from '../../image/ocr.js';
 import {

@@ -1,5 +1,5 @@
-import type { Capture } from '../../browser/capture.js';
-import type { SnapshotIndex } from '../../browser/snapshot.js';
+import type { Capture } from '../../browser/snapshot/capture.js';
+import type { SnapshotIndex } from '../../browser/snapshot/snapshot.js';
 import type { FrameGeometry } from '../../geometry/index.js';
 import { ActionError } from '../check/errors.js';
 import type { Mark } from '../verbs/marks.js';

@@ -1,6 +1,6 @@
-import type { PageDriver } from '../../browser/page-driver.js';
-import { type DialogInfo, PageEvents } from '../../browser/page-events.js';
-import type { BlockedRequest } from '../../browser/url-policy.js';
+import type { PageDriver } from '../../browser/plumbing/page-driver.js';
+import { type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
+import type { BlockedRequest } from '../../browser/plumbing/url-policy.js';
 import type { Tab, TabSet } from '../verbs/tabs.js';
 
 /** What an action opened beside its own effect: a dialog, a new tab (followed), a file chooser. */

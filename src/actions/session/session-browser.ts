@@ -1,9 +1,9 @@
-import { BrowserError } from '../../browser/errors.js';
-import type { BrowserHandle } from '../../browser/launch.js';
-import { moveTab } from '../../browser/navigation.js';
-import type { PageDriver } from '../../browser/page-driver.js';
-import { type DialogInfo, PageEvents } from '../../browser/page-events.js';
-import type { BlockedRequest } from '../../browser/url-policy.js';
+import { BrowserError } from '../../browser/plumbing/errors.js';
+import type { BrowserHandle } from '../../browser/plumbing/launch.js';
+import { moveTab } from '../../browser/plumbing/navigation.js';
+import type { PageDriver } from '../../browser/plumbing/page-driver.js';
+import { type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
+import type { BlockedRequest } from '../../browser/plumbing/url-policy.js';
 import { ActionError } from '../check/errors.js';
 import type { MissLog } from '../check/misses.js';
 import { TabSet } from '../verbs/tabs.js';

@@ -1,11 +1,17 @@
-import { type Capture, type CaptureOptions, captureFrame } from '../../browser/capture.js';
-import { BrowserError } from '../../browser/errors.js';
-import { holdKeys, isKnownKeyError, type KeyOutcome, pressChord, typeText } from '../../browser/keyboard.js';
-import { type BrowserHandle, type BrowserOptions, openBrowser } from '../../browser/launch.js';
-import { type Move, moveTab, type NavigationResult } from '../../browser/navigation.js';
-import type { PageDriver } from '../../browser/page-driver.js';
-import { type DialogInfo, PageEvents } from '../../browser/page-events.js';
-import { defaultPolicy, type UrlPolicy } from '../../browser/url-policy.js';
+import { BrowserError } from '../../browser/plumbing/errors.js';
+import {
+  holdKeys,
+  isKnownKeyError,
+  type KeyOutcome,
+  pressChord,
+  typeText,
+} from '../../browser/plumbing/keyboard.js';
+import { type BrowserHandle, type BrowserOptions, openBrowser } from '../../browser/plumbing/launch.js';
+import { type Move, moveTab, type NavigationResult } from '../../browser/plumbing/navigation.js';
+import type { PageDriver } from '../../browser/plumbing/page-driver.js';
+import { type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
+import { defaultPolicy, type UrlPolicy } from '../../browser/plumbing/url-policy.js';
+import { type Capture, type CaptureOptions, captureFrame } from '../../browser/snapshot/capture.js';
 import { markColour } from '../../image/draw.js';
 import { drawMarks } from '../../image/marks.js';
 import type { TraceOptions } from '../../trace/trace.js';

@@ -1,5 +1,5 @@
-import { pollUntil } from '../../browser/errors.js';
-import { type DialogInfo, PageEvents } from '../../browser/page-events.js';
+import { pollUntil } from '../../browser/plumbing/errors.js';
+import { type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
 import { ActionError } from '../check/errors.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import type { ClickReport } from '../check/verdicts.js';

@@ -1,5 +1,5 @@
-import { release } from '../../browser/hit-test.js';
-import { dispatchClick } from '../../browser/input.js';
+import { release } from '../../browser/identity/hit-test.js';
+import { dispatchClick } from '../../browser/plumbing/input.js';
 import type { Attempt, Intent } from '../check/attempt.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';

@@ -1,7 +1,7 @@
-import { describeHit, toHit } from '../../browser/element-facts.js';
-import { pollUntil } from '../../browser/errors.js';
-import { inspectAndArm, release } from '../../browser/hit-test.js';
-import { currentScroll, dragTo, type Modifier, pressAt, releaseAt } from '../../browser/input.js';
+import { describeHit, toHit } from '../../browser/identity/element-facts.js';
+import { inspectAndArm, release } from '../../browser/identity/hit-test.js';
+import { pollUntil } from '../../browser/plumbing/errors.js';
+import { currentScroll, dragTo, type Modifier, pressAt, releaseAt } from '../../browser/plumbing/input.js';
 import { TrueclickError } from '../../geometry/index.js';
 import type { Attempt } from '../check/attempt.js';
 import { ActionError } from '../check/errors.js';

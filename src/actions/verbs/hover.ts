@@ -1,6 +1,6 @@
-import { describeHit, toHit } from '../../browser/element-facts.js';
-import { inspectAndArm } from '../../browser/hit-test.js';
-import { type Modifier, moveMouse } from '../../browser/input.js';
+import { describeHit, toHit } from '../../browser/identity/element-facts.js';
+import { inspectAndArm } from '../../browser/identity/hit-test.js';
+import { type Modifier, moveMouse } from '../../browser/plumbing/input.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint } from '../check/verdicts.js';

@@ -1,6 +1,6 @@
-import type { Capture } from '../../browser/capture.js';
-import { type Hit, roleAndLabel, toHit } from '../../browser/element-facts.js';
-import type { SnapshotIndex } from '../../browser/snapshot.js';
+import { type Hit, roleAndLabel, toHit } from '../../browser/identity/element-facts.js';
+import type { Capture } from '../../browser/snapshot/capture.js';
+import type { SnapshotIndex } from '../../browser/snapshot/snapshot.js';
 
 export interface Mark {
   id: number;

@@ -1,4 +1,4 @@
-import { defaultPolicy, refusal, type UrlPolicy } from '../../browser/url-policy.js';
+import { defaultPolicy, refusal, type UrlPolicy } from '../../browser/plumbing/url-policy.js';
 import { ActionError } from '../check/errors.js';
 
 /** The URL to open, or a refusal naming what is wrong with it (not absolute, a scheme or origin not allowed). */

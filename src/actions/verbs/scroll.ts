@@ -1,8 +1,8 @@
-import type { ElementFacts } from '../../browser/element-facts.js';
-import { describeHit, toHit } from '../../browser/element-facts.js';
-import { type LiveTarget, locate } from '../../browser/hit-test.js';
-import { currentScroll, type Modifier, wheel } from '../../browser/input.js';
-import type { DialogInfo } from '../../browser/page-events.js';
+import type { ElementFacts } from '../../browser/identity/element-facts.js';
+import { describeHit, toHit } from '../../browser/identity/element-facts.js';
+import { type LiveTarget, locate } from '../../browser/identity/hit-test.js';
+import { currentScroll, type Modifier, wheel } from '../../browser/plumbing/input.js';
+import type { DialogInfo } from '../../browser/plumbing/page-events.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint, type Point } from '../check/verdicts.js';

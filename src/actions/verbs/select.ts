@@ -1,5 +1,5 @@
-import { describeHit } from '../../browser/element-facts.js';
-import type { LiveFacts } from '../../browser/hit-test.js';
+import { describeHit } from '../../browser/identity/element-facts.js';
+import type { LiveFacts } from '../../browser/identity/hit-test.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint } from '../check/verdicts.js';

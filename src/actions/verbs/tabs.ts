@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
-import { withBudget } from '../../browser/errors.js';
-import type { BrowserHandle } from '../../browser/launch.js';
-import { moveTab, type NavigationResult } from '../../browser/navigation.js';
-import type { PageDriver } from '../../browser/page-driver.js';
+import { withBudget } from '../../browser/plumbing/errors.js';
+import type { BrowserHandle } from '../../browser/plumbing/launch.js';
+import { moveTab, type NavigationResult } from '../../browser/plumbing/navigation.js';
+import type { PageDriver } from '../../browser/plumbing/page-driver.js';
 import { ActionError } from '../check/errors.js';
 
 /** One tab of the session's browser context, with its own driver (made when first needed). */

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { aborted, sleep } from '../../browser/errors.js';
+import { aborted, sleep } from '../../browser/plumbing/errors.js';
 import { ActionError } from '../check/errors.js';
 
 /** What `browser_wait_for` waits for: text to appear, text to go, some seconds, or seconds then text. */

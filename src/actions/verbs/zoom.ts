@@ -1,5 +1,5 @@
-import { type Capture, type CaptureOptions, captureFrame } from '../../browser/capture.js';
-import { currentScroll } from '../../browser/input.js';
+import { currentScroll } from '../../browser/plumbing/input.js';
+import { type Capture, type CaptureOptions, captureFrame } from '../../browser/snapshot/capture.js';
 import { GeometryError, resolveRequest, type TargetRequest } from '../../geometry/index.js';
 import { ActionError } from '../check/errors.js';
 import { type ActionContext, frameIn } from '../check/target.js';

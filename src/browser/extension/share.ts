@@ -1,6 +1,6 @@
 import { chromium } from 'playwright-core';
-import { BrowserError } from '../errors.js';
-import { type BrowserHandle, type BrowserOptions, usersTabs } from '../launch.js';
+import { BrowserError } from '../plumbing/errors.js';
+import { type BrowserHandle, type BrowserOptions, usersTabs } from '../plumbing/launch.js';
 import type { ExtensionRelay } from './relay.js';
 
 /** What the agent is told to do when no tab is shared: the user must choose one (only they can). */

@@ -1,4 +1,4 @@
-import { dispatchClick } from '../../browser/input.js';
+import { dispatchClick } from '../../browser/plumbing/input.js';
 // Runs the matrix: one browser per (devicePixelRatio, scale source, scrollbar) config, one page load per
 // scroll state, one frame per server image size, and every (client downscale, preset, target) cell clicked
 // on that frame twice: through trueclick (session.click with the model's raw output) and naively (the
@@ -9,7 +9,7 @@ import { dispatchClick } from '../../browser/input.js';
 import type { Page } from 'playwright-core';
 import { startFixtureServer } from '../../../fixtures/server.js';
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session/session.js';
-import { type BrowserHandle, openBrowser } from '../../browser/launch.js';
+import { type BrowserHandle, openBrowser } from '../../browser/plumbing/launch.js';
 import type { CssBox, Size, XY } from '../../geometry/index.js';
 import { clickAnswer } from '../../grounding/cell.js';
 import { modelRequest } from '../../grounding/oracle.js';

@@ -7,7 +7,7 @@
 // zero-size, under a banner) is reported for its cells, not counted as a miss.
 
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session/session.js';
-import { openBrowser } from '../../browser/launch.js';
+import { openBrowser } from '../../browser/plumbing/launch.js';
 import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
 import { groundCell, type NaiveOutcome } from '../../grounding/cell.js';
 import { readTargets, recordTargets } from '../../grounding/page.js';

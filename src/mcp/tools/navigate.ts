@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
 import type { TrueclickSession, WithEffects } from '../../actions/session/session.js';
-import type { NavigationResult } from '../../browser/navigation.js';
+import type { NavigationResult } from '../../browser/plumbing/navigation.js';
 import { TrueclickError } from '../../geometry/index.js';
 import { ResponseBuilder } from '../response.js';
 import { MAX_URL } from '../target-schema.js';

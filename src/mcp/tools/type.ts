@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
 import type { ClickRequest } from '../../actions/verbs/click.js';
-import { describeHit } from '../../browser/element-facts.js';
+import { describeHit } from '../../browser/identity/element-facts.js';
 import { reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
 import { ResponseBuilder } from '../response.js';

@@ -1,6 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
-import { type ElementFacts, IDENTITY_LISTS } from './element-facts.js';
-import { type IdentityKit, identityKit, type TreeView } from './identity.js';
+import { type ElementFacts, IDENTITY_LISTS } from '../identity/element-facts.js';
+import { type IdentityKit, identityKit, type TreeView } from '../identity/identity.js';
 import {
   type LayoutTable,
   layoutTable,

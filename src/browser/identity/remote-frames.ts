@@ -1,6 +1,6 @@
 import type { Frame } from 'playwright-core';
-import { BrowserError, withBudget } from './errors.js';
-import { CDP_BUDGET_MS, PageDriver } from './page-driver.js';
+import { BrowserError, withBudget } from '../plumbing/errors.js';
+import { CDP_BUDGET_MS, PageDriver } from '../plumbing/page-driver.js';
 
 /** An iframe whose document lives in another renderer process (a cross-site iframe). */
 export interface RemoteFrame {

@@ -1,8 +1,8 @@
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
 import type { CDPSession, Page } from 'playwright-core';
-import type { ElementFacts } from './element-facts.js';
+import type { ElementFacts } from '../identity/element-facts.js';
+import { GUARD_BINDING, GUARD_SOURCE, GUARD_WORLD } from '../identity/guard-script.js';
 import { BrowserError, isTargetClosed, withBudget } from './errors.js';
-import { GUARD_BINDING, GUARD_SOURCE, GUARD_WORLD } from './guard-script.js';
 import { type DialogInfo, PageEvents } from './page-events.js';
 
 export const CDP_BUDGET_MS = 5_000;

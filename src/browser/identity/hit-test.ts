@@ -1,5 +1,6 @@
+import { BrowserError } from '../plumbing/errors.js';
+import type { GuardEvent, PageDriver } from '../plumbing/page-driver.js';
 import type { ElementFacts } from './element-facts.js';
-import { BrowserError } from './errors.js';
 import {
   compose,
   type FramePlace,
@@ -10,9 +11,8 @@ import {
   toInner,
 } from './frame-place.js';
 import { CANONICAL, INSPECT_AND_ARM } from './guard-script.js';
-import type { GuardEvent, PageDriver } from './page-driver.js';
 
-export type { GuardEvent } from './page-driver.js';
+export type { GuardEvent } from '../plumbing/page-driver.js';
 
 import { remoteFrame, remoteFrames } from './remote-frames.js';
 

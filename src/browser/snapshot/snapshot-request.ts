@@ -1,7 +1,7 @@
 import type { Protocol } from 'devtools-protocol';
-import { BrowserError } from './errors.js';
-import type { PageDriver } from './page-driver.js';
-import { placed } from './remote-frames.js';
+import { placed } from '../identity/remote-frames.js';
+import { BrowserError } from '../plumbing/errors.js';
+import type { PageDriver } from '../plumbing/page-driver.js';
 import { type FrameSnapshot, SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
 import { measureKept } from './snapshot-measure.js';
 

@@ -1,4 +1,4 @@
-import type { ElementFacts } from './element-facts.js';
+import type { ElementFacts } from '../identity/element-facts.js';
 import {
   type BoxModelQuads,
   compose,
@@ -10,7 +10,7 @@ import {
   placeFromBoxModel,
   toInner,
   toOuter,
-} from './frame-place.js';
+} from '../identity/frame-place.js';
 import { type Box, type Snapshot, SnapshotDoc } from './snapshot-doc.js';
 
 export { SNAPSHOT_STYLES } from './snapshot-doc.js';

@@ -1,7 +1,7 @@
-import { imageSize } from '../geometry/index.js';
-import { BrowserError } from './errors.js';
-import type { PageDriver } from './page-driver.js';
-import { remoteDrivers } from './remote-frames.js';
+import { imageSize } from '../../geometry/index.js';
+import { remoteDrivers } from '../identity/remote-frames.js';
+import { BrowserError } from '../plumbing/errors.js';
+import type { PageDriver } from '../plumbing/page-driver.js';
 import type { SnapshotIndex } from './snapshot.js';
 import { requestSnapshot, sameScroll } from './snapshot-request.js';
 

@@ -1,4 +1,4 @@
-import { type ErrorKind, TrueclickError } from '../geometry/index.js';
+import { type ErrorKind, TrueclickError } from '../../geometry/index.js';
 
 export type BrowserErrorCode =
   | 'NO_BROWSER'

@@ -1,5 +1,5 @@
-import { withBudget } from './errors.js';
-import type { PageDriver } from './page-driver.js';
+import { withBudget } from '../plumbing/errors.js';
+import type { PageDriver } from '../plumbing/page-driver.js';
 import type { SnapshotIndex } from './snapshot.js';
 
 /** Beyond this many elements in one document (a whole page under a transform) bounds stand for shapes. */
