@@ -8,6 +8,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import sharp from 'sharp';
 import { startFixtureServer } from '../dist/fixtures/server.js';
 import { ExtensionRelay } from '../dist/src/browser/extension/relay.js';
 import { findChromium } from '../dist/src/browser/plumbing/chromium-path.js';
@@ -25,6 +26,7 @@ import { TrueclickSession } from '../dist/src/index.js';
 import { pageAt, startAttachedBrowser } from '../dist/test/helpers/attached.js';
 import { imagePx, startStdio, structured } from '../dist/test/helpers/mcp-client.js';
 import { startUserBrowser } from '../dist/test/helpers/user-browser.js';
+import { architectureSvg } from './architecture.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OUT = process.env.DOCS_OUT ?? join(ROOT, 'docs');
@@ -240,6 +242,14 @@ try {
 
   // 8. The report of a traced session on the corpus: a click that hit, and one refused after a re-sort.
   made.push(await reportPicture(srv));
+
+  // 9. ARCHITECTURE.md's picture: the layers and one click's stages, read from src/.
+  const svg = Buffer.from(architectureSvg(ROOT));
+  writeFileSync(
+    join(PICS, 'architecture.png'),
+    await resizeToWidth(await sharp(svg).png().toBuffer(), WIDTH),
+  );
+  made.push('pictures/architecture.png');
 } finally {
   await session.close();
   await srv.close();

@@ -21,7 +21,7 @@ const PICTURES = [
   'report',
 ];
 
-test('scripts/docs.mjs writes the eight pictures and the presets table the repository holds', async () => {
+test('scripts/docs.mjs writes the nine pictures and the presets table the repository holds', async () => {
   const out = mkdtempSync(join(os.tmpdir(), 'tc-docs-'));
   const r = spawnSync(process.execPath, ['scripts/docs.mjs'], {
     cwd: ROOT,
