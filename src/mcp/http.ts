@@ -1,8 +1,9 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type SessionOptions, TrueclickSession } from '../actions/session/session.js';
+import { hostName, LOOPBACK, sameSecret } from '../browser/plumbing/local-http.js';
 import { SharedBrowser } from '../browser/plumbing/shared-browser.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
 import type { Cap } from './caps.js';
@@ -35,19 +36,6 @@ export interface HttpOptions {
 export const MAX_BODY_BYTES = 1 << 20;
 export const DEFAULT_MAX_SESSIONS = 16;
 export const DEFAULT_SESSION_IDLE_S = 1800;
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-function hostName(header: string | undefined): string {
-  if (!header) return '';
-  return header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : (header.split(':')[0] ?? '');
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 function deny(res: ServerResponse, status: number, message: string, code = -32000): void {
   res.writeHead(status, { 'content-type': 'application/json' });

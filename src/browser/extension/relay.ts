@@ -1,9 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { hostName, LOOPBACK, sameSecret } from '../plumbing/local-http.js';
 import { type CdpMessage, SharedTabs, type TargetInfo } from './shared-tabs.js';
 
 /** The unpacked extension in this package (load it at chrome://extensions, Developer mode, Load unpacked). */
@@ -14,19 +15,6 @@ export function extensionId(dir = EXTENSION_DIR): string {
   const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as { key: string };
   const hex = createHash('sha256').update(Buffer.from(manifest.key, 'base64')).digest('hex').slice(0, 32);
   return [...hex].map((h) => String.fromCharCode(97 + Number.parseInt(h, 16))).join('');
-}
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-function hostName(header: string | undefined): string {
-  if (!header) return '';
-  return header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : (header.split(':')[0] ?? '');
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 const secret = () => randomBytes(24).toString('base64url');
@@ -52,7 +40,6 @@ export class ExtensionRelay {
   >();
   private nextId = 1;
   private reason = NEVER_SHARED;
-  private readonly waiters = new Set<() => void>();
   readonly extensionId: string;
 
   private constructor(
@@ -98,21 +85,6 @@ export class ExtensionRelay {
   /** Why no tab is shared now (empty while one is). */
   get notShared(): string {
     return this.tabs.count > 0 ? '' : this.reason;
-  }
-
-  /** Resolves when a tab is shared, or after `ms` (then `notShared` says why not). */
-  async shared(ms: number): Promise<boolean> {
-    if (this.tabs.count > 0) return true;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-    });
-    return this.tabs.count > 0;
   }
 
   close(): Promise<void> {
@@ -197,7 +169,6 @@ export class ExtensionRelay {
         return;
       case 'shared':
         this.tabs.onShared(Number(m.tabId), m.targetInfo as TargetInfo);
-        for (const w of [...this.waiters]) w();
         return;
       case 'unshared':
         if (this.tabs.onUnshared(Number(m.tabId)) && this.tabs.count === 0)
