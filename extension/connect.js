@@ -1,5 +1,7 @@
 // The page trueclick's link opens: it names the relay asking, lists the tabs that can be shared, and hands the
 // user's choice to the service worker. Nothing is shared until the user presses Share.
+import { tabRow } from './tab-row.js';
+
 const params = new URLSearchParams(location.search);
 const relay = params.get('relay') ?? '';
 const token = params.get('token') ?? '';
@@ -12,19 +14,7 @@ function say(text, bad = false) {
 }
 
 function row(tab) {
-  const li = document.createElement('li');
-  const button = document.createElement('button');
-  button.textContent = 'Share';
-  button.dataset.tabId = String(tab.id);
-  const label = document.createElement('span');
-  label.className = 'tab';
-  const title = document.createElement('strong');
-  title.textContent = tab.title || tab.url;
-  const url = document.createElement('small');
-  url.textContent = tab.url;
-  label.append(title, url);
-  li.append(button, label);
-  button.addEventListener('click', async () => {
+  return tabRow(tab, 'Share', async (button) => {
     button.disabled = true;
     const r = await chrome.runtime.sendMessage({ type: 'share', tabId: tab.id, relay, token });
     if (r.ok) {
@@ -35,7 +25,6 @@ function row(tab) {
       button.disabled = false;
     }
   });
-  return li;
 }
 
 async function show() {

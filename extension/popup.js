@@ -1,4 +1,6 @@
 // The toolbar button's popup: which tabs trueclick may act on, and a Stop for each.
+import { tabRow } from './tab-row.js';
+
 const list = document.getElementById('shared');
 const summary = document.getElementById('summary');
 const stopAll = document.getElementById('stop-all');
@@ -12,22 +14,8 @@ function render(state) {
   }
   summary.textContent = `trueclick can see and click in ${state.shared.length === 1 ? 'this tab' : `these ${state.shared.length} tabs`}:`;
   stopAll.hidden = state.shared.length < 2;
-  for (const tab of state.shared) {
-    const li = document.createElement('li');
-    const button = document.createElement('button');
-    button.textContent = 'Stop';
-    button.dataset.tabId = String(tab.id);
-    button.addEventListener('click', async () => render(await chrome.runtime.sendMessage({ type: 'stop', tabId: tab.id })));
-    const label = document.createElement('span');
-    label.className = 'tab';
-    const title = document.createElement('strong');
-    title.textContent = tab.title || tab.url;
-    const url = document.createElement('small');
-    url.textContent = tab.url;
-    label.append(title, url);
-    li.append(button, label);
-    list.append(li);
-  }
+  for (const tab of state.shared)
+    list.append(tabRow(tab, 'Stop', async () => render(await chrome.runtime.sendMessage({ type: 'stop', tabId: tab.id }))));
 }
 
 stopAll.addEventListener('click', async () => render(await chrome.runtime.sendMessage({ type: 'stopAll' })));
