@@ -1,14 +1,12 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { TrueclickSession } from '../actions/session/session.js';
-import type { Trace } from '../trace/trace.js';
+import { type Trace, typedIntoPassword } from '../trace/trace.js';
 
 /** Verdicts that are an answer, not news: everything else is a refusal or an error the client may log. */
 const QUIET = new Set(['OK']);
 const ERRORS = new Set(['BAD_INPUT', 'BROWSER_GONE', 'TIMEOUT', 'INTERNAL_ERROR']);
 const REFUSALS = new Set(['STALE_TARGET', 'COVERED', 'MISSED_TARGET', 'LANDED_ELSEWHERE', 'FRAME_MISMATCH']);
-/** Tools whose text could go into a password field. */
-const TYPING = new Set(['browser_type', 'browser_act', 'browser_handle_dialog']);
 
 type Send = (n: ServerNotification) => Promise<void>;
 
@@ -57,10 +55,7 @@ export async function observeCall(
     submitted?: boolean;
   };
   if (o.trace) {
-    // After typing, the focus is where the text went; a page that moved on (a submit) cannot say: mask it.
-    const typedIntoPassword =
-      TYPING.has(tool) &&
-      (Boolean(s.navigation || s.submitted) || (await o.session.focusIsPassword().catch(() => true)));
+    const password = await typedIntoPassword(tool, s, () => o.session.focusIsPassword());
     // A refusal is shown beside what the page holds now: one more image, taken only while tracing.
     const now =
       s.verdict && REFUSALS.has(s.verdict) ? await o.session.lookNow().catch(() => undefined) : undefined;
@@ -72,7 +67,7 @@ export async function observeCall(
         answer: (result.structuredContent ?? {}) as Record<string, unknown>,
         ...(image ? { image } : {}),
         startedAt,
-        typedIntoPassword,
+        typedIntoPassword: password,
         ...(now ? { now } : {}),
       });
     } catch (err) {

@@ -195,6 +195,22 @@ export function sessionsIn(dir: string): string[] {
     .sort();
 }
 
+/** Tools whose text could go into a password field. */
+const TYPING = new Set(['browser_type', 'browser_act', 'browser_handle_dialog']);
+
+/**
+ * Whether what a call typed may have gone into a password field: after typing the focus is where the text
+ * went, so the page is asked; a page that moved on (a submit, a navigation) cannot say, so it counts as yes.
+ */
+export async function typedIntoPassword(
+  tool: string,
+  answer: { navigation?: unknown; submitted?: unknown },
+  focusIsPassword: () => Promise<boolean>,
+): Promise<boolean> {
+  if (!TYPING.has(tool)) return false;
+  return Boolean(answer.navigation || answer.submitted) || (await focusIsPassword().catch(() => true));
+}
+
 /** Texts a call types: browser_type's text, a dialog's prompt answer, the text of a model's type actions. */
 function typedTexts(args: Record<string, unknown>): string[] {
   const out: string[] = [];

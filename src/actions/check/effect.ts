@@ -17,7 +17,7 @@ const STATE_WORDS: Record<string, (v: string) => string> = {
   value: (v) => `now holds "${v}"`,
 };
 
-/** The effect of the press the page recorded, in words; null when nothing could be read. */
+/** The effect of the press the page recorded, in words. */
 export function nameEffect(fx: PressEffect, withinMs: number): Effect {
   // What came when the control says it expanded is what it opened, whatever its role.
   const expanded = fx.changed.includes('aria-expanded=true');
@@ -53,7 +53,7 @@ export function effectSentence(e: Effect): string {
 /** After an OK press: the navigation it made, else what the page recorded since the press. */
 export async function pressEffect(a: Attempt, report: ClickReport, since: number): Promise<void> {
   if (report.verdict !== 'OK') return;
-  if (report.navigation?.url !== undefined || report.navigation) {
+  if (report.navigation) {
     report.effect = { kind: 'navigated', ...(report.navigation.url ? { url: report.navigation.url } : {}) };
     return;
   }

@@ -1,4 +1,4 @@
-import { Trace, type TraceOptions } from '../../trace/trace.js';
+import { Trace, type TraceOptions, typedIntoPassword } from '../../trace/trace.js';
 
 /** The session's actions as the MCP tool of the same work names them, so both traces read alike. */
 const TOOLS: Record<string, string> = {
@@ -16,7 +16,6 @@ const TOOLS: Record<string, string> = {
   scroll: 'browser_scroll',
   type: 'browser_type',
   pressKey: 'browser_press_key',
-  act: 'browser_act',
   handleDialog: 'browser_handle_dialog',
   upload: 'browser_file_upload',
   tab: 'browser_tabs',
@@ -100,11 +99,15 @@ export function tracedSession<S extends Traceable>(session: S, opts: TraceOption
         const args = argsOf(prop as string, a);
         const record = async (answer: Record<string, unknown>, image?: string) => {
           trace ??= new Trace(opts);
-          const typing = prop === 'type' || prop === 'act' || prop === 'handleDialog';
-          const moved = Boolean(answer.navigation || answer.submitted);
-          const typedIntoPassword =
-            typing && (moved || (await (receiver as S).focusIsPassword().catch(() => true)));
-          trace.record({ tool, args, answer, ...(image ? { image } : {}), startedAt, typedIntoPassword });
+          const password = await typedIntoPassword(tool, answer, () => (receiver as S).focusIsPassword());
+          trace.record({
+            tool,
+            args,
+            answer,
+            ...(image ? { image } : {}),
+            startedAt,
+            typedIntoPassword: password,
+          });
         };
         try {
           const out = await value.apply(receiver, a);

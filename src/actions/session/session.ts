@@ -396,17 +396,7 @@ export class TrueclickSession {
   /** Whether the focused element (through shadow roots and same-origin frames) is a password field. */
   async focusIsPassword(): Promise<boolean> {
     const { driver } = await this.context({ whileDialog: true });
-    return driver.page.evaluate(() => {
-      let el: Element | null = document.activeElement;
-      for (let i = 0; i < 20 && el; i++) {
-        const inner: Element | null | undefined =
-          el.shadowRoot?.activeElement ??
-          (el instanceof HTMLIFrameElement ? el.contentDocument?.activeElement : undefined);
-        if (!inner) break;
-        el = inner;
-      }
-      return el instanceof HTMLInputElement && el.type === 'password';
-    });
+    return (await focusedField(driver.page))?.password ?? false;
   }
 
   /** One key down or up (Gemini's key_down / key_up). */
@@ -453,18 +443,8 @@ export class TrueclickSession {
 
 /** Typing without a target goes to the focused element: one that takes no typing is refused, nothing typed. */
 async function refuseReadOnlyFocus(page: import('playwright-core').Page): Promise<void> {
-  const field = await page
-    .evaluate(() => {
-      let el: Element | null = document.activeElement;
-      for (let i = 0; i < 20 && el?.shadowRoot?.activeElement; i++) el = el.shadowRoot.activeElement;
-      const f = el as HTMLInputElement | null;
-      if (!f || !(f.nodeName === 'INPUT' || f.nodeName === 'TEXTAREA')) return null;
-      return f.readOnly || f.disabled
-        ? { name: f.name || f.id || f.nodeName.toLowerCase(), readOnly: f.readOnly }
-        : null;
-    })
-    .catch(() => null);
-  if (field)
+  const field = await focusedField(page).catch(() => null);
+  if (field && (field.readOnly || field.disabled))
     throw new ActionError(
       'DISABLED',
       `The focused field "${field.name}" is ${field.readOnly ? 'read-only' : 'disabled'}: nothing was typed.`,
@@ -472,6 +452,31 @@ async function refuseReadOnlyFocus(page: import('playwright-core').Page): Promis
       'text',
       'blocked',
     );
+}
+
+/**
+ * The text field keys would go to: the focused element, followed through shadow roots and same-origin
+ * iframes; null when it is no input or textarea.
+ */
+function focusedField(page: import('playwright-core').Page) {
+  return page.evaluate(() => {
+    let el: Element | null = document.activeElement;
+    for (let i = 0; i < 20 && el; i++) {
+      const inner: Element | null | undefined =
+        el.shadowRoot?.activeElement ??
+        (el instanceof HTMLIFrameElement ? el.contentDocument?.activeElement : undefined);
+      if (!inner) break;
+      el = inner;
+    }
+    const f = el as HTMLInputElement | null;
+    if (!f || !(f.nodeName === 'INPUT' || f.nodeName === 'TEXTAREA')) return null;
+    return {
+      name: f.name || f.id || f.nodeName.toLowerCase(),
+      password: f.nodeName === 'INPUT' && f.type === 'password',
+      readOnly: f.readOnly,
+      disabled: f.disabled,
+    };
+  });
 }
 
 export { ActionError, BrowserError };
