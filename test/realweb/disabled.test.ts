@@ -124,3 +124,26 @@ describe('every press names its effect: navigated, opened, changed or none', () 
     );
   });
 });
+
+describe('a row that lives is not a press effect', () => {
+  test('a duration that ticked before the press and ticks again right after it: the click on its row changed nothing', async () => {
+    const { page } = await ctx.rw.open('jobs');
+    const shot = await ctx.tc.screenshot();
+    // Row 0's duration ticks without saying so (no role=timer); make one tick land inside the press's window.
+    await page.evaluate(() => {
+      const row = document.querySelectorAll('.job')[0] as HTMLElement;
+      const dur = row.querySelector('.dur') as HTMLElement;
+      row.addEventListener(
+        'pointerdown',
+        () => {
+          dur.textContent = `${dur.textContent}·`;
+        },
+        { capture: true },
+      );
+    });
+    const at = await ctx.rw.centre(page.locator('.job').nth(0).locator('.name'));
+    const r = await ctx.rw.click(shot, at);
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.effect?.kind, 'none', JSON.stringify(r.effect));
+  });
+});

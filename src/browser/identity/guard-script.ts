@@ -363,11 +363,14 @@ function guardMain(
       for (const n of Array.from(r.removedNodes))
         if (n instanceof Element && fx.gone.length < 3) fx.gone.push((fx.k ?? kit()).text(n).slice(0, 60));
     }
+    // Text that changed before the press too is the page living (a duration ticking without saying so), not
+    // the press's doing.
     if (
       (r.type === 'characterData' || r.type === 'childList') &&
       t &&
       fx.rec?.contains(t) &&
-      !(fx.k ?? kit()).inLive(t)
+      !(fx.k ?? kit()).inLive(t) &&
+      !ticks.get(t)?.length
     )
       fx.text++;
   };
