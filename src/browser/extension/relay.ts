@@ -40,6 +40,8 @@ export class ExtensionRelay {
   >();
   private nextId = 1;
   private reason = NEVER_SHARED;
+  /** How many times the shared tabs ran out (each ends trueclick's browser connection of that time). */
+  private ends = 0;
   readonly extensionId: string;
 
   private constructor(
@@ -80,6 +82,11 @@ export class ExtensionRelay {
   /** Where trueclick's Playwright connects, as to a browser's CDP endpoint. */
   get cdpEndpoint(): string {
     return `ws://127.0.0.1:${this.port}${this.cdpPath}`;
+  }
+
+  /** Counts the connections ended: a handle made before the last end is gone, even while its close is in flight. */
+  get generation(): number {
+    return this.ends;
   }
 
   /** Why no tab is shared now (empty while one is). */
@@ -187,6 +194,7 @@ export class ExtensionRelay {
 
   /** The last shared tab went: trueclick's browser connection ends, so the next call hears why. */
   private ended(reason: string): void {
+    this.ends++;
     this.reason = reason;
     this.cdp?.close(1000, reason.slice(0, 120));
   }

@@ -19,6 +19,7 @@ export function notShared(relay: ExtensionRelay): BrowserError {
  */
 export async function sharedTabs(relay: ExtensionRelay, opts: BrowserOptions): Promise<BrowserHandle> {
   if (relay.notShared) throw notShared(relay);
+  const generation = relay.generation;
   let browser: Awaited<ReturnType<typeof chromium.connectOverCDP>>;
   try {
     browser = await chromium.connectOverCDP(relay.cdpEndpoint, {
@@ -42,7 +43,9 @@ export async function sharedTabs(relay: ExtensionRelay, opts: BrowserOptions): P
   const handle = await usersTabs(browser, context, page, null, opts);
   return {
     ...handle,
-    isConnected: () => browser.isConnected() && relay.tabs.count > 0,
+    // A new share ends the old tabs' connection and may already be in when the next call comes: this handle is
+    // gone from the moment its connection was ended, not when Playwright hears the socket close.
+    isConnected: () => browser.isConnected() && relay.tabs.count > 0 && relay.generation === generation,
     // The extension's word that the tab went may come a moment after the page's own.
     whyLost: async () => {
       for (let i = 0; i < 20 && !relay.notShared; i++) await new Promise((r) => setTimeout(r, 50));
