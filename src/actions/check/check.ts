@@ -1,4 +1,4 @@
-import { describeDifferences, sameElement } from '../../browser/identity/compare-facts.js';
+import { type Difference, describeDifferences, sameElement } from '../../browser/identity/compare-facts.js';
 import {
   ACTIONABLE_ROLES,
   ACTIONABLE_TAGS,
@@ -16,15 +16,17 @@ import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 
 // Before dispatch: does the point still hold what the model saw, and what it says it means?
 
-/** Something now on top that was not at this point at capture (toast, modal), while the target is still there. */
-async function isCover(a: Attempt, live: LiveFacts): Promise<boolean> {
-  const { frame, captured } = a;
-  if (!frame || !captured || !live) return false;
-  const wasThere = frame.capture.snapshot.findByBackendId(live.backendNodeId, live.frame);
-  if (wasThere && boundsContain(wasThere.bounds, a.page.x, a.page.y)) return false;
-  const target = await nodeNow(a.ctx.driver, captured.facts.backendNodeId, captured.facts.frame);
-  return Boolean(target?.connected && target.rect && boundsContain(target.rect, a.vp.x, a.vp.y));
+/** Whether the element now at the point was there at capture too: then nothing new lies on top of it. */
+function heldAtCapture(a: Attempt, live: LiveFacts): boolean {
+  const wasThere = a.frame?.capture.snapshot.findByBackendId(live.backendNodeId, live.frame);
+  return Boolean(wasThere && boundsContain(wasThere.bounds, a.page.x, a.page.y));
 }
+
+/** Where the captured element is now (nodeNow): whether it is still in the page, and its box. */
+export type TargetNow = {
+  connected: boolean;
+  rect?: { x: number; y: number; width: number; height: number };
+};
 
 /** At capture, did the point hold what `expect` describes? If not: where that element was, or a frame error. */
 export function missedAtCapture(a: Attempt, expect: Expect): ClickReport | null {
@@ -139,28 +141,50 @@ function markCovered(a: Attempt, f: LiveFacts | null): ClickReport | null {
  * saw (same fingerprint, live content set aside), and uncovered?
  */
 export async function judgeSeen(a: Attempt): Promise<ClickReport | null> {
-  const { frame, captured, report } = a;
   const covered = markCovered(a, a.seen);
   if (covered) return covered;
-  if (!frame || !captured) return null;
+  const { captured } = a;
+  if (!a.frame || !captured) return null;
   const j = a.seen ? await judgeAtCapture(a, a.seen) : null;
-  const diffs = j ? j.diffs : null;
-  if (j?.setAside.length) report.setAside = j.setAside;
-  if (diffs !== null && diffs.length === 0) return null;
+  if (j?.setAside.length) a.report.setAside = j.setAside;
+  if (j && j.diffs.length === 0) return null;
+  // Where the captured element is now decides a cover; it is asked only when something new holds the point.
+  const targetNow =
+    a.seen && !heldAtCapture(a, a.seen)
+      ? await nodeNow(a.ctx.driver, captured.facts.backendNodeId, captured.facts.frame)
+      : null;
+  return seenRefusal(a, j ? j.diffs : null, targetNow);
+}
+
+/**
+ * The verdict on a first look that differs from the capture (`diffs`; null when nothing is at the point now):
+ * COVERED when what holds the point was not there at capture while the captured element still lies under it
+ * (`targetNow`), else STALE_TARGET, naming the changes.
+ */
+export function seenRefusal(
+  a: Attempt,
+  diffs: Difference[] | null,
+  targetNow: TargetNow | null,
+): ClickReport {
+  const { frame, captured, report } = a;
   const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
-  if (a.seen && (await isCover(a, a.seen))) {
+  const cover =
+    a.seen !== null &&
+    !heldAtCapture(a, a.seen) &&
+    Boolean(targetNow?.connected && targetNow.rect && boundsContain(targetNow.rect, a.vp.x, a.vp.y));
+  if (cover) {
     return {
       ...report,
       verdict: 'COVERED',
-      message: `Not clicked: ${describeHit(report.hitNow)} now lies on top of the point; it was not there in frame ${frame.id} (${age}), where the point held ${describeHit(report.hitAtCapture)}. Dismiss or wait out the cover, then take a new screenshot.`,
+      message: `Not clicked: ${describeHit(report.hitNow)} now lies on top of the point; it was not there in frame ${frame?.id} (${age}), where the point held ${describeHit(report.hitAtCapture)}. Dismiss or wait out the cover, then take a new screenshot.`,
     };
   }
   report.changes = diffs ?? [];
-  const what = diffs?.length ? ` (${describeDifferences(diffs, captured.facts)})` : '';
+  const what = diffs?.length && captured ? ` (${describeDifferences(diffs, captured.facts)})` : '';
   return {
     ...report,
     verdict: 'STALE_TARGET',
-    message: `Not clicked: the page changed under the point since frame ${frame.id} (${age}). At capture it held ${describeHit(report.hitAtCapture)}; now it holds ${describeHit(report.hitNow)}${what}. Take a new screenshot (browser_screenshot) and find the target again.`,
+    message: `Not clicked: the page changed under the point since frame ${frame?.id} (${age}). At capture it held ${describeHit(report.hitAtCapture)}; now it holds ${describeHit(report.hitNow)}${what}. Take a new screenshot (browser_screenshot) and find the target again.`,
   };
 }
 
@@ -233,7 +257,17 @@ const isControl = (f: ElementFacts) =>
 export async function blockedThrough(a: Attempt, stale: ClickReport | null): Promise<ClickReport | null> {
   const seen = a.live ?? a.seen;
   if (!actsOn(a) || (seen && isControl(seen))) return null;
-  const peek = await lookThrough(a.ctx.driver, a.vp, a.scrollNow);
+  return throughVerdict(a, stale, await lookThrough(a.ctx.driver, a.vp, a.scrollNow));
+}
+
+/** The verdict on what the point holds looked at through what is drawn there (`peek`); see blockedThrough. */
+export function throughVerdict(
+  a: Attempt,
+  stale: ClickReport | null,
+  peek: ElementFacts | null,
+): ClickReport | null {
+  const seen = a.live ?? a.seen;
+  if (!actsOn(a) || (seen && isControl(seen))) return null;
   if (!peek?.blocked || (seen && sameElement(seen, peek))) return null;
   if (stale && !(a.captured && sameElement(a.captured.facts, peek))) return null;
   // Unchanged since the frame: the frame showed the point passing through too (it looked greyed out).

@@ -336,6 +336,17 @@ export class SnapshotDoc implements TreeView<number> {
     if (ow >= 0 && oh >= 0) this.layout.offset.set([ow, oh], li * 2);
     this.layout.client.set(client.slice(0, 4), li * 4);
   }
+  /** What `measured` stored, by node index: [offsetWidth, offsetHeight (-1: none), clientLeft/Top/Width/Height]. */
+  measurements(): Array<[number, number[]]> {
+    const out: Array<[number, number[]]> = [];
+    for (const [ni, li] of this.layoutOf) {
+      const client = Array.from(this.layout.client.subarray(li * 4, li * 4 + 4));
+      if (Number.isNaN(client[0])) continue;
+      const [ow = Number.NaN, oh = Number.NaN] = this.layout.offset.subarray(li * 2, li * 2 + 2);
+      out.push([ni, [Number.isNaN(ow) ? -1 : ow, Number.isNaN(oh) ? -1 : oh, ...client]]);
+    }
+    return out;
+  }
   px(ni: number, name: (typeof SNAPSHOT_STYLES)[number]): number {
     return Number.parseFloat(this.styleOfNode(ni, name)) || 0;
   }

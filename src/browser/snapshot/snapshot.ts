@@ -34,6 +34,13 @@ export interface SnapshotElement {
   bounds: Box;
 }
 
+/** Sizes measured live for one element of a snapshot (SnapshotDoc.measured). */
+export interface Measurement {
+  frame: string;
+  backendNodeId: number;
+  values: number[];
+}
+
 /** An iframe's document that lives in another renderer process, captured through its own CDP session. */
 export interface FrameSnapshot {
   /** backendNodeId of the <iframe> element in the page's document. */
@@ -306,6 +313,27 @@ export class SnapshotIndex {
   /** The control an element belongs to (itself when it is one), as a snapshot element. */
   controlOf(el: SnapshotElement): number {
     return el.doc.kit.control(el.index) ?? el.index;
+  }
+
+  /**
+   * The sizes measured live for this index (measureKept), by frame and backendNodeId: with the snapshot
+   * itself, what rebuilds the same index away from the page (recorded corpus data for browser-free tests).
+   */
+  measurements(): Measurement[] {
+    return this.placements.flatMap((p) =>
+      p.doc
+        .measurements()
+        .map(([ni, values]) => ({ frame: p.doc.frameId, backendNodeId: p.doc.backendId(ni), values })),
+    );
+  }
+
+  /** Puts back sizes `measurements()` gave, as measureKept would have. */
+  restoreMeasurements(list: Measurement[]): void {
+    for (const m of list) {
+      const doc = this.placements.find((p) => p.doc.frameId === m.frame)?.doc;
+      const ni = doc ? doc.indexOfBackendId(m.backendNodeId) : -1;
+      if (doc && ni >= 0) doc.measured(ni, m.values);
+    }
   }
 
   findByBackendId(backendNodeId: number, frame = ''): SnapshotElement | null {
