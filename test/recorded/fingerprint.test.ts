@@ -48,6 +48,7 @@ describe('a moved page: another record at the point differs, and the difference 
     ['list-resort', 'resort', 'archive', 'TCK-7741', 'TCK-7752'],
     ['list-resort', 'resort', 'delete', 'TCK-7743', 'TCK-7751'],
     ['jobs-resort', 'resort', 'cancel', 'JOB-4103', 'JOB-4109'],
+    ['frames-same', 'resortInner(same)', 'inner', 'TCK-7740', 'TCK-7741'],
   ] as const) {
     test(`${name}: ${change} puts ${now} where ${was} was under ${target}`, () => {
       const { was: then, distinct } = captured(name, target);

@@ -11,6 +11,7 @@ import { capturedAt, indexOf, loadScene, type Scene, sceneNames, step } from './
 /** What both sides of the kit must agree on; a ticking duration's digits aside. */
 const sameness = (f: ElementFacts) => ({
   backendNodeId: f.backendNodeId,
+  frame: f.frame,
   tag: f.tag,
   role: f.role,
   text: f.text,
@@ -97,6 +98,15 @@ describe('the record around the point', () => {
     assert.ok(duration > 0 && jobs.unique[duration], 'the duration differs from row to row');
   });
 
+  test('a row inside a same-origin iframe: found through the frame, and named with it', () => {
+    const { c, parts } = recordOf(loadScene('frames-same'), 'inner');
+    assert.ok(c.facts.frame, 'the element names its frame');
+    assert.equal(parts[0], 'a:id=row-TCK-7740');
+    const top = recordOf(loadScene('frames-same'), 'top');
+    assert.equal(top.c.facts.frame, undefined, 'the page’s own link has no frame');
+    assert.equal(top.c.facts.text, 'Delete TCK-7736');
+  });
+
   test('a control that repeats nowhere around it has no record: Place order, Export', () => {
     for (const [name, target] of [
       ['checkout-soldout', 'place'],
@@ -121,6 +131,7 @@ describe('the element an expect describes, found in the frame', () => {
     ['components-relabel', 'open', { text: 'Open', context: 'TCK-7741' }],
     ['jobs-living', 'cancel5', { role: 'link', name: 'Cancel', context: 'JOB-4105' }],
     ['people-hover', 'follow', { text: 'Following', context: 'alan' }],
+    ['frames-same', 'inner', { text: 'Delete', context: 'TCK-7740' }],
   ] as const) {
     test(`${name}: ${JSON.stringify(expect)} is the element at ${target}`, () => {
       const scene = loadScene(name);

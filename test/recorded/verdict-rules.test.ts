@@ -33,6 +33,7 @@ describe('the first look against the frame (judgeSeen)', () => {
       ['list-resort', 'title'],
       ['components-relabel', 'open'],
       ['people-hover', 'follow'],
+      ['frames-same', 'inner'],
     ] as const) {
       const scene = loadScene(name);
       const a = withLooks(attemptAt(scene, target), look(step(scene, 'still'), target));
@@ -48,6 +49,14 @@ describe('the first look against the frame (judgeSeen)', () => {
     assert.match(r?.message ?? '', /TCK-7741.*TCK-7883|TCK-7883.*TCK-7741/s);
     assert.match(r?.message ?? '', /Take a new screenshot/);
     assert.ok(r?.changes?.some((d) => d.field === 'record'));
+  });
+
+  test('rows re-sorted inside a same-origin iframe: STALE_TARGET from the frame’s own record', async () => {
+    const scene = loadScene('frames-same');
+    const a = withLooks(attemptAt(scene, 'inner'), look(step(scene, 'resortInner(same)'), 'inner'));
+    const r = await judgeSeen(a);
+    assert.equal(r?.verdict, 'STALE_TARGET');
+    assert.match(r?.message ?? '', /TCK-7740/);
   });
 
   test('React rows re-sorted: the link now at the point was elsewhere in the frame, and its own moved away: STALE_TARGET, not a cover', () => {
