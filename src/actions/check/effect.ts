@@ -1,4 +1,5 @@
-import { type PressEffect, readEffect } from '../../browser/identity/hit-test.js';
+import type { PressEffect } from '../../browser/identity/guard-effect.js';
+import { readEffect } from '../../browser/identity/hit-test.js';
 import type { Attempt } from './attempt.js';
 import type { ClickReport, Effect } from './verdicts.js';
 

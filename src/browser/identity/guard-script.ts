@@ -1,5 +1,9 @@
 import { IDENTITY_LISTS } from './element-facts.js';
+import { pressEffects } from './guard-effect.js';
+import { type Arming, recordSignatures } from './guard-signature.js';
 import { type IdentityKit, type IdentityLists, identityKit } from './identity.js';
+import { liveTreeView } from './live-view.js';
+import { recordFinder } from './record-finder.js';
 
 /** The CDP binding through which the guard reports each judged event as it happens. */
 export const GUARD_BINDING = '__trueclickEvent';
@@ -17,21 +21,17 @@ export const GUARD_BINDING = '__trueclickEvent';
  */
 function guardMain(
   makeKit: <N>(v: import('./identity.js').TreeView<N>, l: IdentityLists) => IdentityKit<N>,
+  makeView: typeof liveTreeView,
+  makeEffects: typeof pressEffects,
+  makeSignatures: typeof recordSignatures,
   lists: IdentityLists & { binding: string },
 ): void {
-  type Armed = {
+  type Armed = Arming & {
     el: Element;
-    /** The record (row) around el: a change in it after the check means another record, same node. */
-    rec: Element | null;
     /** What changed in el or its record since the check, if anything: the event is then stopped. */
     changed: string | null;
-    /** What el and its record were at arming; a mutation since (dirty) is judged against it at the next event. */
-    base: Signature;
+    /** A mutation since the last judgement: the next event judges el and its record against `base`. */
     dirty: boolean;
-    /** For each part of the record at arming: whether no sibling record held the same there. */
-    distinct: boolean[];
-    /** Parts (indexes at arming) the check saw ticking in place: they may tick until the press too. */
-    tickingParts: Set<number>;
     x: number;
     y: number;
     token: string;
@@ -49,62 +49,11 @@ function guardMain(
       changed?: string;
     }>;
   };
-  /** What el is and what its record holds: identity attributes and text, the record's parts. */
-  type Signature = { own: string; parts: string[]; owners: Element[] };
   const w = window as unknown as { __trueclick?: unknown } & Record<string, unknown>;
   if (w.__trueclick) return;
   const state: { armed: Armed | null; mutations: number } = { armed: null, mutations: 0 };
 
-  const allAttrs = (el: Element) => {
-    const out: Record<string, string> = {};
-    for (const a of Array.from(el.attributes)) out[a.name.toLowerCase()] = a.value;
-    return out;
-  };
-  const kidsOf = (list: ArrayLike<Node>) => {
-    const out: Array<Element | string> = [];
-    for (const k of Array.from(list)) {
-      if (k.nodeType === 1) out.push(k as Element);
-      else if (k.nodeType === 3) out.push(k.nodeValue ?? '');
-    }
-    return out;
-  };
-  const inShadow = (n: Element) => n.getRootNode() instanceof ShadowRoot;
-  // The flat tree, as DOMSnapshot reports it: an open host's children are its shadow root's, a slot's are
-  // the nodes assigned to it (or its fallback content). Closed roots stay closed: assignedSlot is null there.
-  const view = {
-    parent: (n: Element): Element | null => {
-      const slot = n.assignedSlot;
-      if (slot) return slot;
-      const p = n.parentNode;
-      if (p instanceof ShadowRoot) return p.host;
-      return p instanceof Element ? p : null;
-    },
-    inShadow,
-    isHost: (n: Element) => n.shadowRoot !== null && !inShadow(n),
-    kids: (n: Element) => {
-      if (n.shadowRoot) return kidsOf(n.shadowRoot.childNodes);
-      if (n instanceof HTMLSlotElement && inShadow(n)) {
-        const assigned = n.assignedNodes();
-        if (assigned.length > 0) return kidsOf(assigned);
-      }
-      return kidsOf(n.childNodes);
-    },
-    tag: (n: Element) => n.nodeName.toUpperCase(),
-    attrs: allAttrs,
-    // As SnapshotDoc.formState reads the snapshot: the property, which no attribute need show.
-    formState: (n: Element): string | null => {
-      if (n instanceof HTMLOptionElement) return n.selected ? 'selected' : '';
-      if (n instanceof HTMLTextAreaElement) return n.value;
-      if (!(n instanceof HTMLInputElement)) return null;
-      const type = n.type.toLowerCase();
-      if (type === 'checkbox' || type === 'radio') return n.checked ? 'on' : 'off';
-      return type === 'password' ? `${n.value.length} characters` : n.value;
-    },
-    closedShadow: (n: Element) => {
-      const root = n.getRootNode();
-      return root instanceof ShadowRoot && root.mode !== 'open';
-    },
-  };
+  const view = makeView();
   const kit = () => makeKit<Element>(view, lists);
   const rectOf = (el: Element) => {
     const r = el.getBoundingClientRect();
@@ -182,7 +131,7 @@ function guardMain(
       const el = kit().canonical(target);
       const rec = kit().record(el)?.node ?? null;
       const sig = signature(el, rec);
-      if (sig.own !== a.base.own || judgeSignature(a, sig, false) !== null) return false;
+      if (sig.own !== a.base.own || judgeSince(a, sig, false) !== null) return false;
       a.el = el;
       a.rec = rec;
       return true;
@@ -199,7 +148,7 @@ function guardMain(
       state.armed = null;
       return;
     }
-    if (ev.type === 'pointerdown') startEffect(a.el);
+    if (ev.type === 'pointerdown') effects.start(a.el);
     if (ev.type === 'mousemove') {
       // Not judged: where the browser delivers the pointer, so trueclick can check it before pressing.
       const e = {
@@ -299,135 +248,11 @@ function guardMain(
     ticks.set(el, list);
   };
   const hasText = (list: NodeList) => Array.from(list).some((n) => n.nodeType === 3);
-  // What a press did to the page, recorded from the press on and read once after it (the effect named in
-  // the answer): the pressed control's own state, elements that came or changed how they show, text of its
-  // record, elements removed.
-  const fx: {
-    el: Element | null;
-    rec: Element | null;
-    /** One kit for the press (a kit keeps caches: one per read would rebuild them). */
-    k: IdentityKit<Element> | null;
-    state: string[];
-    shown: Set<Element>;
-    /** Elements whose class, style or hidden state changed: they may have been shown or hidden. */
-    toggled: Set<Element>;
-    gone: string[];
-    text: number;
-  } = { el: null, rec: null, k: null, state: [], shown: new Set(), toggled: new Set(), gone: [], text: 0 };
-  const SHOWN_BY = ['class', 'style', 'hidden', 'open', 'aria-hidden'];
-  const stateOf = (el: Element): string[] => {
-    const c = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
-    const i = c as HTMLInputElement;
-    const out: string[] = [];
-    if (c instanceof HTMLInputElement && (i.type === 'checkbox' || i.type === 'radio'))
-      out.push(`checked=${i.checked}`);
-    else if ('value' in c && typeof i.value === 'string') out.push(`value=${i.value.slice(0, 80)}`);
-    for (const at of ['aria-expanded', 'aria-pressed', 'aria-checked', 'aria-selected']) {
-      const v = c.closest(`[${at}]`)?.getAttribute(at);
-      if (v) out.push(`${at}=${v}`);
-    }
-    const details = c.closest('details');
-    if (details) out.push(`open=${details.open}`);
-    return out;
-  };
-  const startEffect = (el: Element) => {
-    fx.el = el;
-    fx.k = kit();
-    fx.rec = fx.k.record(el)?.node ?? null;
-    fx.state = stateOf(el);
-    fx.shown.clear();
-    fx.toggled.clear();
-    fx.gone = [];
-    fx.text = 0;
-  };
-  const noteEffect = (r: MutationRecord) => {
-    const el = fx.el;
-    if (!el || fx.shown.size > 50) return;
-    const t = r.target instanceof Element ? r.target : r.target.parentElement;
-    // An attribute that shows or hides: shown when it gained (a class added, hidden removed, open set),
-    // else it may have hidden the element; which one is told by whether it shows after.
-    if (r.type === 'attributes' && t && SHOWN_BY.includes(r.attributeName ?? '')) {
-      const name = r.attributeName ?? '';
-      const now = t.getAttribute(name);
-      const was = r.oldValue;
-      const gained =
-        name === 'class'
-          ? (now ?? '').split(/\s+/).some((c) => c && !` ${was ?? ''} `.includes(` ${c} `))
-          : name === 'hidden' || name === 'aria-hidden'
-            ? was !== null && (now === null || now === 'false')
-            : now !== null;
-      (gained ? fx.shown : fx.toggled).add(t);
-    }
-    if (r.type === 'childList') {
-      for (const n of Array.from(r.addedNodes)) if (n instanceof Element) fx.shown.add(n);
-      for (const n of Array.from(r.removedNodes))
-        if (n instanceof Element && fx.gone.length < 3) fx.gone.push((fx.k ?? kit()).text(n).slice(0, 60));
-    }
-    // Text that changed before the press too is the page living (a duration ticking without saying so), not
-    // the press's doing.
-    if (
-      (r.type === 'characterData' || r.type === 'childList') &&
-      t &&
-      fx.rec?.contains(t) &&
-      !(fx.k ?? kit()).inLive(t) &&
-      !ticks.get(t)?.length
-    )
-      fx.text++;
-  };
-  const visible = (el: Element) => {
-    const b = el.getBoundingClientRect();
-    const s = getComputedStyle(el);
-    return b.width > 0 && b.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
-  };
-  // What a list or a dialog is even where the identity kit calls it generic (it names controls by role).
-  const IMPLICIT: Record<string, string> = {
-    UL: 'list',
-    OL: 'list',
-    MENU: 'list',
-    DIALOG: 'dialog',
-    TABLE: 'table',
-  };
-  const roleOf = (n: Element) => {
-    const r = kit().role(n);
-    return r === 'generic' ? (IMPLICIT[n.nodeName] ?? r) : r;
-  };
-  const nameOf = (el: Element) => {
-    const labels = (el as HTMLInputElement).labels;
-    return kit().label(el) || (labels?.[0] ? kit().text(labels[0]) : '') || kit().text(el);
-  };
-  /** The press's effect so far; the recording ends. */
-  const effect = () => {
-    const el = fx.el;
-    fx.el = null;
-    if (!el) return null;
-    const now = el.isConnected ? stateOf(el) : [];
-    const changed = now.filter((s, i) => s !== fx.state[i]);
-    const k = fx.k ?? kit();
-    const shown = [...fx.shown].filter(
-      (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && visible(n),
-    );
-    // The outermost of what came (a menu, not each of its items); what an attribute hid, outermost too.
-    const outer = shown.filter((n) => !shown.some((m) => m !== n && m.contains(n)));
-    const hid = [...new Set([...fx.toggled, ...fx.shown])].filter(
-      (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && !visible(n),
-    );
-    const hidOuter = hid.filter((n) => !hid.some((m) => m !== n && m.contains(n)));
-    return {
-      control: `${k.role(el)} "${nameOf(el).slice(0, 60)}"`,
-      changed,
-      appeared: outer
-        .slice(0, 3)
-        .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
-      hidden: hidOuter
-        .slice(0, 3)
-        .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
-      gone: el.isConnected ? fx.gone : [k.text(el).slice(0, 60), ...fx.gone].slice(0, 3),
-      text: fx.text,
-    };
-  };
+  // What a press did to the page (guard-effect.ts): a text that ticked lately is the page living, not the press.
+  const effects = makeEffects(kit, (el) => Boolean(ticks.get(el)?.length));
   const onMutations = (records: MutationRecord[]) => {
     state.mutations += records.length;
-    if (fx.el) for (const r of records) noteEffect(r);
+    if (effects.recording()) for (const r of records) effects.note(r);
     for (const r of records) {
       if (r.type === 'characterData') logTick(r.target.parentNode);
       else if (r.type === 'childList' && (hasText(r.addedNodes) || hasText(r.removedNodes)))
@@ -470,43 +295,10 @@ function guardMain(
     walk(rec ?? el);
   };
 
-  const signature = (el: Element, rec: Element | null): Signature => {
-    const k = kit();
-    const f = k.fingerprint(el);
-    const own = JSON.stringify([f.attrs, f.live ? '' : f.text]);
-    return rec
-      ? { own, parts: k.recordParts(rec), owners: k.partOwners(rec) }
-      : { own, parts: [], owners: [] };
-  };
-  /** Changed in place more than once lately: a ticking duration, not new data in a reused node. */
-  const TICK_WINDOW_MS = 10_000;
-  const ticking = (el: Element | undefined) => {
-    const t = el ? (ticks.get(el) ?? []) : [];
-    return t.filter((x) => x > performance.now() - TICK_WINDOW_MS).length >= 2;
-  };
-  // The live half of compare-facts.ts judge, for what changes between the check and the press: declared
-  // live parts and texts that tick are not a move while something that tells the record apart held.
+  // What the checked element and its record are, and the live half of compare-facts.ts judge (guard-signature.ts).
+  const { signature, judgeSince } = makeSignatures(kit, (el) => ticks.get(el) ?? []);
   const changeSinceArming = (a: Armed, pressed: boolean): string | null =>
-    judgeSignature(a, signature(a.el, a.rec), pressed);
-  const judgeSignature = (a: Armed, now: Signature, pressed: boolean): string | null => {
-    // After the press, the page answers it (a checkbox checks, a field fills): values are its answer.
-    const keep = (p: string) => !p.startsWith('~') && !(pressed && p.startsWith('v:'));
-    const was = a.base.parts.map((p, i) => ({ p, i })).filter((x) => keep(x.p));
-    const is = now.parts.map((p, i) => ({ p, i })).filter((x) => keep(x.p));
-    if (was.length !== is.length) return 'its record';
-    const moved = was.filter((x, j) => x.p !== is[j]?.p);
-    if (moved.length > 0) {
-      const held = was.some((x, j) => x.p === is[j]?.p && (a.distinct[x.i] ?? true));
-      const ticks = moved.every((x) => {
-        const at = is[was.indexOf(x)];
-        const tick = a.tickingParts.has(x.i) || ticking(now.owners[at?.i ?? -1]);
-        return x.p.startsWith('t:') && at?.p.startsWith('t:') && tick;
-      });
-      if (!held || !ticks) return 'its record';
-    }
-    if (now.own !== a.base.own && (moved.length === 0 || !a.rec)) return 'its content';
-    return null;
-  };
+    judgeSince(a, signature(a.el, a.rec), pressed);
   w.__trueclick = {
     facts,
     // The hit-test may name a text node, a shadow root or a ::before box: the element is their owner.
@@ -520,7 +312,7 @@ function guardMain(
       return n;
     },
     canonical: (el: Element) => kit().canonical(el),
-    effect,
+    effect: effects.read,
     deepAt,
     composedContains,
     arm: (
@@ -577,8 +369,14 @@ function guardMain(
 
 export const GUARD_WORLD = 'trueclick';
 const LISTS = { ...IDENTITY_LISTS, binding: GUARD_BINDING };
-// The identity kit travels as source: the page runs the very function the snapshot side calls.
-export const GUARD_SOURCE = `(${guardMain.toString()})(${identityKit.toString()}, ${JSON.stringify(LISTS)});`;
+// The identity kit travels as source: the page runs the very functions the snapshot side calls. The kit
+// calls the record finder by name, so its source is declared beside it.
+export const GUARD_SOURCE = `(() => {
+const recordFinder = ${recordFinder.toString()};
+(${guardMain.toString()})(${[identityKit, liveTreeView, pressEffects, recordSignatures]
+  .map((f) => f.toString())
+  .join(', ')}, ${JSON.stringify(LISTS)});
+})();`;
 
 /**
  * Called on the hit node (as `this`) in the isolated world: name it as the snapshot does (a node in a

@@ -10,6 +10,7 @@ import {
   placeFromBoxModel,
   toInner,
 } from './frame-place.js';
+import type { PressEffect } from './guard-effect.js';
 import { CANONICAL, INSPECT_AND_ARM } from './guard-script.js';
 
 export type { GuardEvent } from '../plumbing/page-driver.js';
@@ -224,22 +225,6 @@ export interface GuardRecord {
 export async function disarm(at: LiveTarget, token?: string): Promise<GuardRecord | null> {
   const t = token === undefined ? '' : JSON.stringify(token);
   return at.driver.evaluate<GuardRecord | null>(`window.__trueclick.disarm(${t})`, at.frameId);
-}
-
-/** What a press did to its page, as the guard recorded it from the press on (guard-script effect). */
-export interface PressEffect {
-  /** The pressed control, by role and name. */
-  control: string;
-  /** Its own state that changed, now: `checked=true`, `aria-expanded=true`, `open=true`, `value=…`. */
-  changed: string[];
-  /** Elements that came, or changed how they show, outside the control (the outermost of each). */
-  appeared: Array<{ role: string; name: string }>;
-  /** Elements an attribute change hid (a menu closed by the click). */
-  hidden: Array<{ role: string; name: string }>;
-  /** Text of elements removed. */
-  gone: string[];
-  /** Text changes inside the control's record (live content not counted). */
-  text: number;
 }
 
 /**

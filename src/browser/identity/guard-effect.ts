@@ -1,0 +1,159 @@
+import type { IdentityKit } from './identity.js';
+
+/** What a press did to its page, as the guard recorded it from the press on. */
+export interface PressEffect {
+  /** The pressed control, by role and name. */
+  control: string;
+  /** Its own state that changed, now: `checked=true`, `aria-expanded=true`, `open=true`, `value=…`. */
+  changed: string[];
+  /** Elements that came, or changed how they show, outside the control (the outermost of each). */
+  appeared: Array<{ role: string; name: string }>;
+  /** Elements an attribute change hid (a menu closed by the click). */
+  hidden: Array<{ role: string; name: string }>;
+  /** Text of elements removed. */
+  gone: string[];
+  /** Text changes inside the control's record (live content not counted). */
+  text: number;
+}
+
+/**
+ * What a press did to the page, recorded from the press on and read once after it (the effect named in the
+ * answer): the pressed control's own state, elements that came or changed how they show, text of its record,
+ * elements removed. Runs in the page inside the guard (guard-script.ts embeds its source beside the
+ * identity kit's), so it uses no imports and no outer variables: the kit comes in, and whether an element's
+ * text ticked lately (the guard's tick log), which is the page living, not the press's doing.
+ */
+export function pressEffects(
+  kit: () => IdentityKit<Element>,
+  tickedLately: (el: Element) => boolean,
+): {
+  start(el: Element): void;
+  note(r: MutationRecord): void;
+  recording(): boolean;
+  read(): PressEffect | null;
+} {
+  const fx: {
+    el: Element | null;
+    rec: Element | null;
+    /** One kit for the press (a kit keeps caches: one per read would rebuild them). */
+    k: IdentityKit<Element> | null;
+    state: string[];
+    shown: Set<Element>;
+    /** Elements whose class, style or hidden state changed: they may have been shown or hidden. */
+    toggled: Set<Element>;
+    gone: string[];
+    text: number;
+  } = { el: null, rec: null, k: null, state: [], shown: new Set(), toggled: new Set(), gone: [], text: 0 };
+  const SHOWN_BY = ['class', 'style', 'hidden', 'open', 'aria-hidden'];
+  const stateOf = (el: Element): string[] => {
+    const c = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
+    const i = c as HTMLInputElement;
+    const out: string[] = [];
+    if (c instanceof HTMLInputElement && (i.type === 'checkbox' || i.type === 'radio'))
+      out.push(`checked=${i.checked}`);
+    else if ('value' in c && typeof i.value === 'string') out.push(`value=${i.value.slice(0, 80)}`);
+    for (const at of ['aria-expanded', 'aria-pressed', 'aria-checked', 'aria-selected']) {
+      const v = c.closest(`[${at}]`)?.getAttribute(at);
+      if (v) out.push(`${at}=${v}`);
+    }
+    const details = c.closest('details');
+    if (details) out.push(`open=${details.open}`);
+    return out;
+  };
+  const startEffect = (el: Element) => {
+    fx.el = el;
+    fx.k = kit();
+    fx.rec = fx.k.record(el)?.node ?? null;
+    fx.state = stateOf(el);
+    fx.shown.clear();
+    fx.toggled.clear();
+    fx.gone = [];
+    fx.text = 0;
+  };
+  const noteEffect = (r: MutationRecord) => {
+    const el = fx.el;
+    if (!el || fx.shown.size > 50) return;
+    const t = r.target instanceof Element ? r.target : r.target.parentElement;
+    // An attribute that shows or hides: shown when it gained (a class added, hidden removed, open set),
+    // else it may have hidden the element; which one is told by whether it shows after.
+    if (r.type === 'attributes' && t && SHOWN_BY.includes(r.attributeName ?? '')) {
+      const name = r.attributeName ?? '';
+      const now = t.getAttribute(name);
+      const was = r.oldValue;
+      const gained =
+        name === 'class'
+          ? (now ?? '').split(/\s+/).some((c) => c && !` ${was ?? ''} `.includes(` ${c} `))
+          : name === 'hidden' || name === 'aria-hidden'
+            ? was !== null && (now === null || now === 'false')
+            : now !== null;
+      (gained ? fx.shown : fx.toggled).add(t);
+    }
+    if (r.type === 'childList') {
+      for (const n of Array.from(r.addedNodes)) if (n instanceof Element) fx.shown.add(n);
+      for (const n of Array.from(r.removedNodes))
+        if (n instanceof Element && fx.gone.length < 3) fx.gone.push((fx.k ?? kit()).text(n).slice(0, 60));
+    }
+    // Text that changed before the press too is the page living (a duration ticking without saying so), not
+    // the press's doing.
+    if (
+      (r.type === 'characterData' || r.type === 'childList') &&
+      t &&
+      fx.rec?.contains(t) &&
+      !(fx.k ?? kit()).inLive(t) &&
+      !tickedLately(t)
+    )
+      fx.text++;
+  };
+  const visible = (el: Element) => {
+    const b = el.getBoundingClientRect();
+    const s = getComputedStyle(el);
+    return b.width > 0 && b.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+  };
+  // What a list or a dialog is even where the identity kit calls it generic (it names controls by role).
+  const IMPLICIT: Record<string, string> = {
+    UL: 'list',
+    OL: 'list',
+    MENU: 'list',
+    DIALOG: 'dialog',
+    TABLE: 'table',
+  };
+  const roleOf = (n: Element) => {
+    const r = kit().role(n);
+    return r === 'generic' ? (IMPLICIT[n.nodeName] ?? r) : r;
+  };
+  const nameOf = (el: Element) => {
+    const labels = (el as HTMLInputElement).labels;
+    return kit().label(el) || (labels?.[0] ? kit().text(labels[0]) : '') || kit().text(el);
+  };
+  /** The press's effect so far; the recording ends. */
+  const read = (): PressEffect | null => {
+    const el = fx.el;
+    fx.el = null;
+    if (!el) return null;
+    const now = el.isConnected ? stateOf(el) : [];
+    const changed = now.filter((s, i) => s !== fx.state[i]);
+    const k = fx.k ?? kit();
+    const shown = [...fx.shown].filter(
+      (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && visible(n),
+    );
+    // The outermost of what came (a menu, not each of its items); what an attribute hid, outermost too.
+    const outer = shown.filter((n) => !shown.some((m) => m !== n && m.contains(n)));
+    const hid = [...new Set([...fx.toggled, ...fx.shown])].filter(
+      (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && !visible(n),
+    );
+    const hidOuter = hid.filter((n) => !hid.some((m) => m !== n && m.contains(n)));
+    return {
+      control: `${k.role(el)} "${nameOf(el).slice(0, 60)}"`,
+      changed,
+      appeared: outer
+        .slice(0, 3)
+        .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
+      hidden: hidOuter
+        .slice(0, 3)
+        .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
+      gone: el.isConnected ? fx.gone : [k.text(el).slice(0, 60), ...fx.gone].slice(0, 3),
+      text: fx.text,
+    };
+  };
+  return { start: startEffect, note: noteEffect, recording: () => fx.el !== null, read };
+}
