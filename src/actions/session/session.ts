@@ -1,15 +1,9 @@
 import { BrowserError } from '../../browser/plumbing/errors.js';
-import {
-  holdKeys,
-  isKnownKeyError,
-  type KeyOutcome,
-  pressChord,
-  typeText,
-} from '../../browser/plumbing/keyboard.js';
+import { holdKeys } from '../../browser/plumbing/keyboard.js';
 import { type BrowserHandle, type BrowserOptions, openBrowser } from '../../browser/plumbing/launch.js';
 import { type Move, moveTab, type NavigationResult } from '../../browser/plumbing/navigation.js';
 import type { PageDriver } from '../../browser/plumbing/page-driver.js';
-import { type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
+import type { DialogInfo } from '../../browser/plumbing/page-events.js';
 import { defaultPolicy, type UrlPolicy } from '../../browser/plumbing/url-policy.js';
 import { type Capture, type CaptureOptions, captureFrame } from '../../browser/snapshot/capture.js';
 import { markColour } from '../../image/draw.js';
@@ -29,6 +23,7 @@ import {
   moveWithButton,
 } from '../verbs/drag.js';
 import { guardedHover } from '../verbs/hover.js';
+import { focusedField, pressKeys, type TypeOptions, type TypeResult, typeInto } from '../verbs/keys.js';
 import { type Mark, marksFor } from '../verbs/marks.js';
 import { checkUrl } from '../verbs/navigation.js';
 import { type ScrollReport, scrollAt } from '../verbs/scroll.js';
@@ -71,11 +66,7 @@ export interface Screenshot {
 /** Every action's answer also says what it opened: a dialog, a tab it followed, a file chooser. */
 export type WithEffects<T> = T & Effects;
 
-export interface TypeResult {
-  click?: ClickReport;
-  typed: number;
-  submitted: boolean;
-}
+export type { TypeResult } from '../verbs/keys.js';
 
 /** Playwright's names for keys, checked when pressed. */
 export type KeyName = string;
@@ -338,51 +329,15 @@ export class TrueclickSession {
    * Types into the focused element, or clicks a target first (guarded, like browser_click). `clear`
    * selects what the field holds and deletes it first.
    */
-  async type(
-    text: string,
-    opts: { submit?: boolean; clear?: boolean; target?: ClickRequest; signal?: AbortSignal },
-  ): Promise<WithEffects<TypeResult>> {
-    return this.watched(async (ctx) => {
-      let click: ClickReport | undefined;
-      if (opts.target) {
-        click = await guardedClick(ctx, { ...opts.target, typing: true });
-        if (click.verdict !== 'OK' || PageEvents.of(ctx.driver.page).dialog)
-          return { click, typed: 0, submitted: false };
-      }
-      const page = ctx.driver.page;
-      if (!opts.target) await refuseReadOnlyFocus(page);
-      if (opts.clear) {
-        await pressChord(page, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
-        await pressChord(page, 'Delete');
-      }
-      const typed: KeyOutcome = await typeText(page, text, opts.signal);
-      let submitted = false;
-      if (opts.submit && typed.done === Array.from(text).length && !typed.dialog && !typed.cancelled) {
-        const enter = await pressChord(page, 'Enter');
-        submitted = enter.done === 1 || Boolean(enter.dialog);
-      }
-      return { ...(click ? { click } : {}), typed: typed.done, submitted };
-    });
+  async type(text: string, opts: TypeOptions): Promise<WithEffects<TypeResult>> {
+    return this.watched((ctx) => typeInto(ctx, text, opts));
   }
 
-  async pressKey(
+  pressKey(
     key: KeyName,
     opts: { repeat?: number; signal?: AbortSignal } = {},
   ): Promise<WithEffects<{ pressed: number }>> {
-    return this.watched(async ({ driver }) => {
-      try {
-        const r = await pressChord(driver.page, key, opts.repeat ?? 1, opts.signal);
-        return { pressed: r.done };
-      } catch (err) {
-        if (!isKnownKeyError(err)) throw err;
-        throw new ActionError(
-          'BAD_KEY',
-          `Unknown key "${key.slice(0, 64)}": ${(err as Error).message.split('\n')[0]}`,
-          'Use a key name such as Enter, Tab, Escape, ArrowDown, PageDown, a single character, or a chord like Control+A.',
-          'key',
-        );
-      }
-    });
+    return this.watched(({ driver }) => pressKeys(driver.page, key, opts));
   }
 
   /** The viewport as it is now, for a trace to show beside a refusal: an image only, not a frame to act by. */
@@ -439,44 +394,6 @@ export class TrueclickSession {
   close(): Promise<void> {
     return this.browser.close();
   }
-}
-
-/** Typing without a target goes to the focused element: one that takes no typing is refused, nothing typed. */
-async function refuseReadOnlyFocus(page: import('playwright-core').Page): Promise<void> {
-  const field = await focusedField(page).catch(() => null);
-  if (field && (field.readOnly || field.disabled))
-    throw new ActionError(
-      'DISABLED',
-      `The focused field "${field.name}" is ${field.readOnly ? 'read-only' : 'disabled'}: nothing was typed.`,
-      'Take a screenshot: the page may say what enables it; or type into another field (browser_type with a target).',
-      'text',
-      'blocked',
-    );
-}
-
-/**
- * The text field keys would go to: the focused element, followed through shadow roots and same-origin
- * iframes; null when it is no input or textarea.
- */
-function focusedField(page: import('playwright-core').Page) {
-  return page.evaluate(() => {
-    let el: Element | null = document.activeElement;
-    for (let i = 0; i < 20 && el; i++) {
-      const inner: Element | null | undefined =
-        el.shadowRoot?.activeElement ??
-        (el instanceof HTMLIFrameElement ? el.contentDocument?.activeElement : undefined);
-      if (!inner) break;
-      el = inner;
-    }
-    const f = el as HTMLInputElement | null;
-    if (!f || !(f.nodeName === 'INPUT' || f.nodeName === 'TEXTAREA')) return null;
-    return {
-      name: f.name || f.id || f.nodeName.toLowerCase(),
-      password: f.nodeName === 'INPUT' && f.type === 'password',
-      readOnly: f.readOnly,
-      disabled: f.disabled,
-    };
-  });
 }
 
 export { ActionError, BrowserError };

@@ -1,0 +1,104 @@
+import type { Page } from 'playwright-core';
+import { isKnownKeyError, type KeyOutcome, pressChord, typeText } from '../../browser/plumbing/keyboard.js';
+import { PageEvents } from '../../browser/plumbing/page-events.js';
+import { ActionError } from '../check/errors.js';
+import type { ActionContext } from '../check/target.js';
+import type { ClickReport } from '../check/verdicts.js';
+import { type ClickRequest, guardedClick } from './click.js';
+
+export interface TypeOptions {
+  /** Press Enter after the text, once all of it was typed. */
+  submit?: boolean;
+  /** Select what the field holds and delete it first. */
+  clear?: boolean;
+  /** Click this first (guarded, like browser_click); without it, keys go to the focused element. */
+  target?: ClickRequest;
+  signal?: AbortSignal;
+}
+
+export interface TypeResult {
+  click?: ClickReport;
+  typed: number;
+  submitted: boolean;
+}
+
+/** Types into the focused element, or clicks a target first; a field that takes no typing is refused. */
+export async function typeInto(ctx: ActionContext, text: string, opts: TypeOptions): Promise<TypeResult> {
+  let click: ClickReport | undefined;
+  if (opts.target) {
+    click = await guardedClick(ctx, { ...opts.target, typing: true });
+    if (click.verdict !== 'OK' || PageEvents.of(ctx.driver.page).dialog)
+      return { click, typed: 0, submitted: false };
+  }
+  const page = ctx.driver.page;
+  if (!opts.target) await refuseReadOnlyFocus(page);
+  if (opts.clear) {
+    await pressChord(page, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
+    await pressChord(page, 'Delete');
+  }
+  const typed: KeyOutcome = await typeText(page, text, opts.signal);
+  let submitted = false;
+  if (opts.submit && typed.done === Array.from(text).length && !typed.dialog && !typed.cancelled) {
+    const enter = await pressChord(page, 'Enter');
+    submitted = enter.done === 1 || Boolean(enter.dialog);
+  }
+  return { ...(click ? { click } : {}), typed: typed.done, submitted };
+}
+
+/** A key or a chord (`Control+A`), `repeat` times; an unknown key name is refused, nothing pressed. */
+export async function pressKeys(
+  page: Page,
+  key: string,
+  opts: { repeat?: number; signal?: AbortSignal } = {},
+): Promise<{ pressed: number }> {
+  try {
+    const r = await pressChord(page, key, opts.repeat ?? 1, opts.signal);
+    return { pressed: r.done };
+  } catch (err) {
+    if (!isKnownKeyError(err)) throw err;
+    throw new ActionError(
+      'BAD_KEY',
+      `Unknown key "${key.slice(0, 64)}": ${(err as Error).message.split('\n')[0]}`,
+      'Use a key name such as Enter, Tab, Escape, ArrowDown, PageDown, a single character, or a chord like Control+A.',
+      'key',
+    );
+  }
+}
+
+/** Typing without a target goes to the focused element: one that takes no typing is refused, nothing typed. */
+async function refuseReadOnlyFocus(page: Page): Promise<void> {
+  const field = await focusedField(page).catch(() => null);
+  if (field && (field.readOnly || field.disabled))
+    throw new ActionError(
+      'DISABLED',
+      `The focused field "${field.name}" is ${field.readOnly ? 'read-only' : 'disabled'}: nothing was typed.`,
+      'Take a screenshot: the page may say what enables it; or type into another field (browser_type with a target).',
+      'text',
+      'blocked',
+    );
+}
+
+/**
+ * The text field keys would go to: the focused element, followed through shadow roots and same-origin
+ * iframes; null when it is no input or textarea.
+ */
+export function focusedField(page: Page) {
+  return page.evaluate(() => {
+    let el: Element | null = document.activeElement;
+    for (let i = 0; i < 20 && el; i++) {
+      const inner: Element | null | undefined =
+        el.shadowRoot?.activeElement ??
+        (el instanceof HTMLIFrameElement ? el.contentDocument?.activeElement : undefined);
+      if (!inner) break;
+      el = inner;
+    }
+    const f = el as HTMLInputElement | null;
+    if (!f || !(f.nodeName === 'INPUT' || f.nodeName === 'TEXTAREA')) return null;
+    return {
+      name: f.name || f.id || f.nodeName.toLowerCase(),
+      password: f.nodeName === 'INPUT' && f.type === 'password',
+      readOnly: f.readOnly,
+      disabled: f.disabled,
+    };
+  });
+}
