@@ -34,6 +34,21 @@ export interface CdpBrowser {
   close(): Promise<void>;
 }
 
+/**
+ * Chromium answers "Unable to capture screenshot" when the page has no frame to give yet (a navigation just
+ * committed): seen once or twice in a 30-minute bench on 2 busy cores, in the naive lanes. A naive tool would
+ * try again; so does the bench, once, instead of losing the whole section.
+ */
+async function capture<T>(shot: () => Promise<T>): Promise<T> {
+  try {
+    return await shot();
+  } catch (err) {
+    if (!/Unable to capture screenshot/.test(String(err))) throw err;
+    await new Promise((r) => setTimeout(r, 100));
+    return shot();
+  }
+}
+
 /** Size from the image header (trueclick's geometry reader) and the base64 length sent. */
 export function base64ImageSize(data: string): { width: number; height: number; base64Bytes: number } {
   const { width, height } = imageSize(Buffer.from(data.slice(0, 64), 'base64'));
@@ -86,15 +101,17 @@ export async function launchCdp(): Promise<CdpBrowser> {
           await page.goto(url, { waitUntil: 'load' });
         },
         async captureFull() {
-          const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' });
+          const { data } = await capture(() => cdp.send('Page.captureScreenshot', { format: 'png' }));
           return base64ImageSize(data);
         },
         async captureScaled(scale) {
-          const { data } = await cdp.send('Page.captureScreenshot', {
-            format: 'png',
-            clip: { x: 0, y: 0, ...VIEWPORT, scale },
-            captureBeyondViewport: false,
-          });
+          const { data } = await capture(() =>
+            cdp.send('Page.captureScreenshot', {
+              format: 'png',
+              clip: { x: 0, y: 0, ...VIEWPORT, scale },
+              captureBeyondViewport: false,
+            }),
+          );
           return base64ImageSize(data);
         },
         async click(x, y) {
