@@ -86,7 +86,17 @@ describe('AG Grid watchlist: prices tick in every row', () => {
     let buy = await at(page, '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy');
     let shot = await ctx.tc.screenshot();
     await think();
-    const r = await ctx.rw.click(shot, buy);
+    let r = await ctx.rw.click(shot, buy);
+    // The grid redraws its cells every 150 ms: one redrawn between trueclick's press and release gets no
+    // click from the browser (seen once in a CI run on 2 busy cores). trueclick says so, nothing is bought,
+    // and the agent does what the answer says: a new screenshot, and the click again.
+    if (r.verdict === 'LANDED_ELSEWHERE' && /the browser sent no click/.test(r.message)) {
+      assert.deepEqual(await ctx.rw.actionsAfter(run), [], 'a click the browser never sent bought nothing');
+      buy = await at(page, '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy');
+      shot = await ctx.tc.screenshot();
+      await think();
+      r = await ctx.rw.click(shot, buy);
+    }
     assert.equal(r.verdict, 'OK', r.message);
     assert.deepEqual(await actedOn(run), [['buy', 'GRNT']]);
 
