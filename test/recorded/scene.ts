@@ -121,18 +121,26 @@ export function look(s: Step, target: string): LiveFacts | null {
   return (s.looks[target] ?? null) as LiveFacts | null;
 }
 
+const asked: string[] = [];
+
 /**
- * No browser here: an attempt whose driver answers nothing. A rule that reached for the page would throw
- * this, so a passing test also shows the rule judged from the records alone.
+ * No browser here: an attempt whose driver answers nothing. A rule that reaches for the page gets an error,
+ * and, since some callers swallow errors (nodeNow answers null), what it asked is also kept for `browserAsked`.
  */
 const noBrowser = new Proxy(
   {},
   {
     get(_t, key) {
+      asked.push(String(key));
       throw new Error(`a browser-free rule asked the driver for ${String(key)}`);
     },
   },
 ) as Attempt['ctx']['driver'];
+
+/** What rules asked of the driver since the last call (and forgets it): [] when they judged from the records. */
+export function browserAsked(): string[] {
+  return asked.splice(0);
+}
 
 /**
  * One click at a target's point (or at `at`, viewport CSS px, beside it), through the stages up to the

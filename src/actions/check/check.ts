@@ -17,7 +17,7 @@ import { type ClickReport, fmt, fmtPoint } from './verdicts.js';
 // Before dispatch: does the point still hold what the model saw, and what it says it means?
 
 /** Whether the element now at the point was there at capture too: then nothing new lies on top of it. */
-function heldAtCapture(a: Attempt, live: LiveFacts): boolean {
+export function heldAtCapture(a: Attempt, live: LiveFacts): boolean {
   const wasThere = a.frame?.capture.snapshot.findByBackendId(live.backendNodeId, live.frame);
   return Boolean(wasThere && boundsContain(wasThere.bounds, a.page.x, a.page.y));
 }
@@ -158,8 +158,8 @@ export async function judgeSeen(a: Attempt): Promise<ClickReport | null> {
 
 /**
  * The verdict on a first look that differs from the capture (`diffs`; null when nothing is at the point now):
- * COVERED when what holds the point was not there at capture while the captured element still lies under it
- * (`targetNow`), else STALE_TARGET, naming the changes.
+ * COVERED when the captured element still lies under the point beneath something new (`targetNow`: where it
+ * is now, given only when what holds the point was not there at capture), else STALE_TARGET, naming the changes.
  */
 export function seenRefusal(
   a: Attempt,
@@ -168,10 +168,9 @@ export function seenRefusal(
 ): ClickReport {
   const { frame, captured, report } = a;
   const age = `${report.frameAgeMs} ms ago${report.mutationsSinceFrame !== null ? `, ${report.mutationsSinceFrame} DOM mutations since` : ''}`;
-  const cover =
-    a.seen !== null &&
-    !heldAtCapture(a, a.seen) &&
-    Boolean(targetNow?.connected && targetNow.rect && boundsContain(targetNow.rect, a.vp.x, a.vp.y));
+  const cover = Boolean(
+    targetNow?.connected && targetNow.rect && boundsContain(targetNow.rect, a.vp.x, a.vp.y),
+  );
   if (cover) {
     return {
       ...report,
@@ -260,14 +259,16 @@ export async function blockedThrough(a: Attempt, stale: ClickReport | null): Pro
   return throughVerdict(a, stale, await lookThrough(a.ctx.driver, a.vp, a.scrollNow));
 }
 
-/** The verdict on what the point holds looked at through what is drawn there (`peek`); see blockedThrough. */
+/**
+ * The verdict on what the point holds looked at through what is drawn there (`peek`), for an action that
+ * must act on a point that holds no control (blockedThrough asks only then); see blockedThrough.
+ */
 export function throughVerdict(
   a: Attempt,
   stale: ClickReport | null,
   peek: ElementFacts | null,
 ): ClickReport | null {
   const seen = a.live ?? a.seen;
-  if (!actsOn(a) || (seen && isControl(seen))) return null;
   if (!peek?.blocked || (seen && sameElement(seen, peek))) return null;
   if (stale && !(a.captured && sameElement(a.captured.facts, peek))) return null;
   // Unchanged since the frame: the frame showed the point passing through too (it looked greyed out).
