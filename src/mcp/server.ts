@@ -82,13 +82,14 @@ function outline(schema: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * The `session` argument of every tool when sessions are named by handle. `x-mcp-header` makes the client
- * mirror it into Mcp-Param-Session (SEP-2243), which a proxy routes on; the instructions say the rest once.
+ * mirror it into Mcp-Param-Session (SEP-2243), which a proxy routes on. Only navigate says what it is (the
+ * words are paid on every step): the answer that mints a handle, and every refusal without one, say the rest.
  */
-const SESSION_PROPERTY = {
+const sessionProperty = (tool: string) => ({
   type: 'string' as const,
-  description: 'Handle from browser_navigate.',
+  ...(tool === 'browser_navigate' ? { description: 'Omit to start a browser session.' } : {}),
   'x-mcp-header': SESSION_HEADER,
-};
+});
 
 /** JSON Schema (2020-12, MCP's default dialect) of a tool's input and output. */
 function schemas(
@@ -99,7 +100,7 @@ function schemas(
   const { $schema: _in, ...input } = z.toJSONSchema(z.object(shapeFor(tool, caps)).strict(), {
     io: 'input',
   });
-  if (handles) input.properties = { ...input.properties, session: SESSION_PROPERTY };
+  if (handles) input.properties = { ...input.properties, session: sessionProperty(tool.name) };
   const output = z.toJSONSchema(z.object({ ...outcomeShape, ...tool.outputSchema }), { io: 'output' });
   return {
     inputSchema: input as Tool['inputSchema'],
