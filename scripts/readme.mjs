@@ -5,11 +5,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { groupCosts } from '../dist/bench/tool-tokens.js';
 import { withCosts } from '../dist/src/mcp/cap-costs-file.js';
 import { ALL_CAPS } from '../dist/src/mcp/caps.js';
+import { inputDocs } from '../dist/src/mcp/field-docs.js';
 import { answerFields, enabledTools, listTools } from '../dist/src/mcp/server.js';
 import { toolDocs, toolReference, withToolDocs } from '../dist/src/mcp/tool-table.js';
 
 const costs = groupCosts();
 const caps = new Map(enabledTools(ALL_CAPS).map((t) => [t.name, t.cap ?? 'core']));
+const click = enabledTools(ALL_CAPS).find((t) => t.name === 'browser_click');
 
 function rewrite(rel, update, what) {
   const path = new URL(`../${rel}`, import.meta.url);
@@ -28,7 +30,7 @@ rewrite(
   (r) =>
     withToolDocs(
       r,
-      toolDocs(listTools(ALL_CAPS), (n) => caps.get(n), costs),
+      toolDocs(listTools(ALL_CAPS), (n) => caps.get(n), costs, inputDocs(click.inputSchema)),
     ),
   'tool reference',
 );
@@ -38,6 +40,7 @@ const reference = toolReference(
     tool: all.find((x) => x.name === t.name),
     cap: t.cap ?? 'core',
     answer: answerFields(t),
+    docs: inputDocs(t.inputSchema),
   })),
   readFileSync(new URL('../docs/tools-preamble.md', import.meta.url), 'utf8'),
 );

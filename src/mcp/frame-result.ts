@@ -26,7 +26,10 @@ export const frameOutput = {
       url: z.string(),
       zoomOf: z.string().optional().describe('A zoom frame: the frame it enlarges.'),
     })
-    .optional(),
+    .optional()
+    .describe(
+      'The frame: {id (pass it as `frame`), image {width, height} (px of the image as sent), css {width, height} (CSS px of the viewport area it shows), origin (a zoom: the CSS viewport point at the image’s top-left), scroll (the page’s scroll offset at capture, CSS px), devicePixelRatio, cssPerImagePx {x, y} (CSS px per image px), capturedAt (ISO 8601 time), url, zoomOf (a zoom: the frame it enlarges)}.',
+    ),
   marks: z
     .array(
       z.looseObject({
@@ -38,7 +41,10 @@ export const frameOutput = {
         css: z.looseObject({}).describe('Box in CSS viewport px.'),
       }),
     )
-    .optional(),
+    .optional()
+    .describe(
+      'With `marks`: the numbered interactive elements, each {id (the number to pass as `mark`), role, name, text, context (the text of its row or card), image (its box in px of the frame’s image), css (its box in CSS px of the viewport at capture)}; a box is {x, y, width, height}.',
+    ),
 };
 
 /** A frame's facts as structuredContent gives them (SPEC S4), every number named by its unit above. */

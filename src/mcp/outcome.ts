@@ -1,19 +1,23 @@
 import { z } from 'zod';
-import { ERROR_VERDICTS } from '../actions/check/verdicts.js';
+import { ERROR_VERDICTS, type Verdict } from '../actions/check/verdicts.js';
 
 // The parts of structuredContent every tool shares, as zod schemas: each tool's outputSchema is these plus
 // its own fields, so tools/list publishes the contract and the SDK client checks every answer against it.
 
-export const ACTION_VERDICTS = [
-  'OK',
-  'STALE_TARGET',
-  'COVERED',
-  'MISSED_TARGET',
-  'FRAME_MISMATCH',
-  'LANDED_ELSEWHERE',
-  'UNVERIFIED',
-  'DISABLED',
-] as const;
+/** Verdicts of an action on a point that refused it: nothing was sent. */
+const REFUSALS = ['STALE_TARGET', 'COVERED', 'MISSED_TARGET', 'FRAME_MISMATCH', 'DISABLED'] as const;
+/** Verdicts of an action that was sent: it reached another element, or where it landed is not confirmed. */
+const AFTER_SENDING = ['LANDED_ELSEWHERE', 'UNVERIFIED'] as const;
+
+/** Every verdict of an action on a point (verdicts.ts `Verdict`). */
+export const ACTION_VERDICTS = ['OK', ...REFUSALS, ...AFTER_SENDING] as const;
+// Compiles only while the lists above hold every Verdict: a new one cannot be left out of the schema.
+type Unlisted = Exclude<Verdict, (typeof ACTION_VERDICTS)[number]>;
+const everyVerdictListed: [Unlisted] extends [never] ? true : never = true;
+void everyVerdictListed;
+
+/** The verdicts as the `verdict` description lists them, from the lists above so that none is left out. */
+const VERDICTS_TOLD = `OK; a refusal of an action on a point, nothing sent (${REFUSALS.join(', ')}); an outcome after it was sent (${AFTER_SENDING.join(', ')}); or an error kind, nothing done (${Object.values(ERROR_VERDICTS).join(', ')})`;
 
 const rect = z
   .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
@@ -67,9 +71,7 @@ export const fileChooserSchema = z
 export const outcomeShape = {
   verdict: z
     .enum([...ACTION_VERDICTS, ...Object.values(ERROR_VERDICTS)])
-    .describe(
-      'OK, a refusal of the action (STALE_TARGET, COVERED, MISSED_TARGET, FRAME_MISMATCH), an outcome after it was sent (LANDED_ELSEWHERE, UNVERIFIED), or an error kind (BAD_INPUT, BLOCKED, BROWSER_GONE, TIMEOUT, INTERNAL_ERROR).',
-    ),
+    .describe(`${VERDICTS_TOLD}. A tool that acts on no point answers OK or an error kind.`),
   message: z.string().describe('One sentence for the agent: what happened and what to do next.'),
   error: z
     .object({
@@ -99,22 +101,65 @@ export const reportShape = {
     .describe('Where the trusted input was sent, CSS px of the viewport; null = nothing was sent.'),
   frame: z.string().nullable().optional().describe('The frame the point was read from.'),
   point: cssPoint.nullable().optional().describe('The resolved point, CSS px of the viewport at capture.'),
-  imagePoint: imagePoint.nullable().optional(),
+  imagePoint: imagePoint
+    .nullable()
+    .optional()
+    .describe('The same point in px of the frame’s image as sent; null without a frame.'),
   hitNow: hitSchema.nullable().optional().describe('What the point holds now.'),
   hitAtCapture: hitSchema.nullable().optional().describe('What the point held in the frame.'),
-  expected: z.looseObject({}).optional(),
+  expected: z.looseObject({}).optional().describe('The `expect` given, as it was checked.'),
   landed: hitSchema.nullable().optional().describe('The element that received the trusted input.'),
-  mutationsSinceFrame: z.number().nullable().optional(),
-  frameAgeMs: z.number().nullable().optional(),
+  mutationsSinceFrame: z
+    .number()
+    .nullable()
+    .optional()
+    .describe(
+      'DOM mutation records in the page’s own document from the frame’s capture to the check; null without a frame, for an element inside an iframe (its document is counted apart), or when the point was not looked at.',
+    ),
+  frameAgeMs: z
+    .number()
+    .nullable()
+    .optional()
+    .describe('ms from the frame’s capture to the start of this check; null without a frame.'),
   diagnosis: z.looseObject({}).optional().describe('FRAME_MISMATCH: the fitted scale, offset and causes.'),
   expectedAt: z
     .looseObject({ css: cssPoint, image: imagePoint, offsetCss: cssPoint })
     .optional()
-    .describe('MISSED_TARGET: where the described element was in the frame.'),
-  exposureMs: z.number().optional(),
-  guard: z.looseObject({}).optional(),
-  scrollSinceFrame: cssPoint.optional(),
-  routingOffset: cssPoint.optional(),
+    .describe(
+      'MISSED_TARGET: where the described element was in the frame: {css (its centre, CSS px of the viewport at capture), image (px of the frame’s image), offsetCss (your point minus that centre, CSS px)}.',
+    ),
+  exposureMs: z
+    .number()
+    .optional()
+    .describe(
+      'ms, by the page’s clock, from the guard being armed on the checked element to the first input event it judged: how long the check → press window stayed open.',
+    ),
+  guard: z
+    .looseObject({})
+    .optional()
+    .describe(
+      'What the in-page guard saw of the input sent: {delivered (input events let through to the checked element), blocked (events stopped before the page’s handlers saw them: another element was under the point, or the checked one changed), firstInLine (its listeners ran before the page’s own; false when the document loaded before trueclick attached)}.',
+    ),
+  scrollSinceFrame: cssPoint
+    .optional()
+    .describe(
+      'How far the page scrolled since the frame, CSS px {x, y} (> 0: right, down); the point followed the document by it.',
+    ),
+  routingOffset: cssPoint
+    .optional()
+    .describe(
+      'Inside a cross-site iframe: how far from the checked point (CSS px {x, y}) Chromium delivered the pointer; the press was sent moved by it, and the guard confirmed where it arrived.',
+    ),
+  disabled: z
+    .object({
+      reason: z.string(),
+      by: z.object({ tag: z.string(), text: z.string() }),
+      inFrame: z.boolean(),
+    })
+    .optional()
+    .describe(
+      'DISABLED: why the element cannot act {reason (disabled, fieldset, aria-disabled, inert, readonly), by {tag, text} (the element that makes it so), inFrame (the frame already showed it so)}.',
+    ),
   changes: z.array(z.looseObject({})).optional().describe('STALE_TARGET: what differs since the frame.'),
   setAside: z
     .array(z.looseObject({}))

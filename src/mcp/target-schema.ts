@@ -9,6 +9,7 @@ import {
   UNITS,
 } from '../geometry/index.js';
 import type { Cap } from './caps.js';
+import { documented } from './field-docs.js';
 
 // The argument shapes the tools share (SPEC S3/S4), each bounded by what it measures: a coordinate is at
 // most a very large screen, a shown image at most 16384 px a side, a text at most what typing can send in
@@ -32,8 +33,8 @@ function gated<T extends z.ZodType>(cap: Cap, field: T): T {
   return field;
 }
 
-// Each description is read by the model on every step: it says the unit and what to do, nothing more. The
-// long explanations are in docs/tools.md.
+// Each description is read by the model on every step: it says the unit and what to do, nothing more. What
+// else a field means is its doc (field-docs.ts), which only docs/tools.md and the README print.
 
 /** The expert fields that say how to read the numbers (the `model` preset sets them for a family). */
 export const conventionShape = {
@@ -48,7 +49,13 @@ export const conventionShape = {
   ),
   box_format: gated('convention', z.enum(BOX_FORMATS).optional().describe('Layout of `box` (default xyxy).')),
   axis_order: gated('convention', z.enum(AXIS_ORDERS).optional().describe('yx: y written first.')),
-  origin: gated('convention', z.enum(ORIGINS).optional()),
+  origin: gated(
+    'convention',
+    documented(
+      z.enum(ORIGINS).optional(),
+      'The corner y is measured from: top-left (default, as screenshots and CSS) or bottom-left (y grows upwards from the bottom edge of the image, or of the viewport for css units).',
+    ),
+  ),
   space: gated(
     'convention',
     z.enum(SPACES).optional().describe('page: document px, scroll included; screen: screen px.'),
@@ -57,10 +64,19 @@ export const conventionShape = {
     'convention',
     z.number().min(16).max(MAX_SHOWN_SIDE).optional().describe('Width, px, the client resized the image to.'),
   ),
-  shown_height: gated('convention', z.number().min(16).max(MAX_SHOWN_SIDE).optional()),
+  shown_height: gated(
+    'convention',
+    documented(
+      z.number().min(16).max(MAX_SHOWN_SIDE).optional(),
+      'Height, px, the client resized the image to; default: in proportion to shown_width (give both when the client changed the aspect ratio).',
+    ),
+  ),
 };
 
-export const frameField = z.string().max(32).optional().describe('Screenshot id, e.g. "f3".');
+export const frameField = documented(
+  z.string().max(32).optional().describe('Screenshot id, e.g. "f3".'),
+  'The frame (of browser_screenshot or browser_zoom) whose image the numbers were read off; it must be of the tab trueclick acts on, taken since its last navigation. Without it, numbers are CSS px of the viewport now.',
+);
 
 export const modelField = z
   .enum(PRESET_NAMES)
@@ -79,23 +95,35 @@ export const markField = gated(
 
 /** One target: a point, a box, a mark or a model's raw answer. */
 export const pointShape = {
-  x: coordinate.optional(),
-  y: coordinate.optional(),
-  box: z.array(coordinate).max(8).optional().describe('[x1, y1, x2, y2]; its centre is used.'),
+  x: documented(
+    coordinate.optional(),
+    'The point’s distance from the left edge: px of the frame’s image as sent (`frame.image`) by default; CSS px of the viewport without `frame`; `model` or the convention fields name another reading (per-mille, a resized image…).',
+  ),
+  y: documented(
+    coordinate.optional(),
+    'The point’s distance from the top edge (the bottom with origin bottom-left), read as x is.',
+  ),
+  box: documented(
+    z.array(coordinate).max(8).optional().describe('[x1, y1, x2, y2]; its centre is used.'),
+    'Four numbers in the units x, y would be in; box_format says how they are laid out (default xyxy: left, top, right, bottom).',
+  ),
   mark: markField,
 };
 
-export const expectField = z
-  .object({
-    text: z.string().max(500).optional(),
-    context: z.string().max(500).optional().describe('Text of its row or card.'),
-    role: z.string().max(64).optional(),
-    name: z.string().max(500).optional(),
-    selector: z.string().max(1_000).optional(),
-  })
-  .strict()
-  .optional()
-  .describe('What you mean to hit; refused if the point holds something else.');
+export const expectField = documented(
+  z
+    .object({
+      text: z.string().max(500).optional(),
+      context: z.string().max(500).optional().describe('Text of its row or card.'),
+      role: z.string().max(64).optional(),
+      name: z.string().max(500).optional(),
+      selector: z.string().max(1_000).optional(),
+    })
+    .strict()
+    .optional()
+    .describe('What you mean to hit; refused if the point holds something else.'),
+  '{text: its own text or accessible name contains this; context: the text of its row, card or list item (or its own) contains this; role: its role is this; name: its accessible name contains this; selector: it or an ancestor matches this CSS selector, judged on the live element}. Text and roles are compared ignoring case; every field given must fit. On MISSED_TARGET the answer says where the described element was in the frame (`expectedAt`).',
+);
 
 export const modifiersField = z
   .array(z.enum(['Alt', 'Control', 'Meta', 'Shift']))

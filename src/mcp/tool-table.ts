@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { CAP_NAMES, CAPS, type Cap } from './caps.js';
+import { meaning } from './field-docs.js';
 import { conventionShape, TARGET_KEYS } from './target-schema.js';
 
 // The README's tool reference, generated from the tool list (as chrome-devtools-mcp generates its
@@ -42,9 +43,15 @@ function argumentsOf(tool: Tool): string {
 
 /**
  * The markdown between the README's markers: the groups with their cost, the tools of every group, then the
- * fields of "a target". `tools` is the list with every group on; `capOf` names each tool's group.
+ * fields of "a target". `tools` is the list with every group on; `capOf` names each tool's group; `docs` is
+ * the doc-only meaning of browser_click's fields (field-docs.ts `inputDocs`).
  */
-export function toolDocs(tools: Tool[], capOf: (name: string) => Cap, costs: Record<Cap, number>): string {
+export function toolDocs(
+  tools: Tool[],
+  capOf: (name: string) => Cap,
+  costs: Record<Cap, number>,
+  docs: Record<string, string> = {},
+): string {
   const groups = CAP_NAMES.map(
     (c) =>
       `| \`${c}\` | ${c === 'core' ? n(costs[c]) : `+${n(costs[c])}`} | ${CAPS[c].replace(/\|/g, '\\|')} |`,
@@ -56,7 +63,7 @@ export function toolDocs(tools: Tool[], capOf: (name: string) => Cap, costs: Rec
   const props = (click?.inputSchema.properties ?? {}) as Props;
   const fields = [...TARGET_FIELDS]
     .filter((k) => k in props)
-    .map((k) => `| \`${k}\` | ${(props[k]?.description ?? '').replace(/\|/g, '\\|')} |`);
+    .map((k) => `| \`${k}\` | ${meaning(props[k]?.description, docs[k]).replace(/\|/g, '\\|')} |`);
   return [
     START,
     '`trueclick serve --caps pointer,forms` (or `all`) adds groups to core; tokens are what the model reads of the',
@@ -100,17 +107,19 @@ const cell = (s: string | undefined) => (s ?? '').replace(/\|/g, '\\|').replace(
 
 /**
  * docs/tools.md: the reference the tool definitions leave out so that the model does not pay for it on
- * every step: every tool with its group, every argument with its type, and every field of its answer.
+ * every step: every tool with its group, every argument with its type and meaning (its description, then
+ * its doc-only meaning from `docs`, field-docs.ts `inputDocs`), and every field of its answer.
  */
 export function toolReference(
-  tools: Array<{ tool: Tool; cap: Cap; answer: Record<string, JsonProp> }>,
+  tools: Array<{ tool: Tool; cap: Cap; answer: Record<string, JsonProp>; docs?: Record<string, string> }>,
   preamble: string,
 ): string {
-  const parts = tools.map(({ tool, cap, answer }) => {
+  const parts = tools.map(({ tool, cap, answer, docs = {} }) => {
     const props = (tool.inputSchema.properties ?? {}) as Record<string, JsonProp>;
     const required = new Set(tool.inputSchema.required ?? []);
     const args = Object.entries(props).map(
-      ([k, p]) => `| \`${k}${required.has(k) ? '' : '?'}\` | ${cell(typeOf(p))} | ${cell(p.description)} |`,
+      ([k, p]) =>
+        `| \`${k}${required.has(k) ? '' : '?'}\` | ${cell(typeOf(p))} | ${cell(meaning(p.description, docs[k]))} |`,
     );
     const out = Object.entries(answer).map(([k, p]) => `| \`${k}\` | ${cell(p.description)} |`);
     return [

@@ -6,6 +6,7 @@ import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js
 import { imageSize } from '../../src/geometry/index.js';
 import { CAP_COSTS } from '../../src/mcp/cap-costs.js';
 import { ALL_CAPS } from '../../src/mcp/caps.js';
+import { inputDocs } from '../../src/mcp/field-docs.js';
 import { answerFields, enabledTools, listTools } from '../../src/mcp/server.js';
 import { END, START, toolDocs, toolReference } from '../../src/mcp/tool-table.js';
 import { frameOf, imagePx, type McpHarness, startStdio, structured, text } from '../helpers/mcp-client.js';
@@ -61,9 +62,15 @@ describe('tools over stdio', () => {
     const start = readme.indexOf(START);
     const end = readme.indexOf(END);
     assert.ok(start >= 0 && end > start, 'README.md has the generated block');
+    const click = enabledTools(ALL_CAPS).find((t) => t.name === 'browser_click');
     assert.equal(
       readme.slice(start, end + END.length),
-      toolDocs(tools, (n) => enabledTools(ALL_CAPS).find((t) => t.name === n)?.cap ?? 'core', CAP_COSTS),
+      toolDocs(
+        tools,
+        (n) => enabledTools(ALL_CAPS).find((t) => t.name === n)?.cap ?? 'core',
+        CAP_COSTS,
+        inputDocs(click?.inputSchema ?? {}),
+      ),
       'README.md is stale: run npm run readme',
     );
   });
@@ -75,6 +82,7 @@ describe('tools over stdio', () => {
         tool: all.find((x) => x.name === t.name) as (typeof all)[number],
         cap: t.cap ?? 'core',
         answer: answerFields(t),
+        docs: inputDocs(t.inputSchema),
       })),
       readFileSync(fileURLToPath(new URL('../../../docs/tools-preamble.md', import.meta.url)), 'utf8'),
     );

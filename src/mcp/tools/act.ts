@@ -3,6 +3,7 @@ import { type ActRequest, runAct } from '../../actions/act/act.js';
 import { familyReply } from '../../actions/act/act-reply.js';
 import { effectsOf } from '../../actions/session/page-watch.js';
 import { NATIVE_LIMITS, NATIVE_MODELS } from '../../native/index.js';
+import { documented } from '../field-docs.js';
 import { frameFacts, frameOutput } from '../frame-result.js';
 import { ACTION_VERDICTS } from '../outcome.js';
 import { request } from '../report.js';
@@ -33,7 +34,10 @@ export const actTool = defineTool({
   cap: 'native',
   inputSchema: {
     frame: frameField,
-    model: z.enum(NATIVE_MODELS as unknown as [string, ...string[]]),
+    model: documented(
+      z.enum(NATIVE_MODELS as unknown as [string, ...string[]]),
+      'The model whose action this is: its family’s format is how `action` is read, and its coordinate convention how the numbers in it are (docs/presets.md).',
+    ),
     action: z
       .union([
         z.string().max(NATIVE_LIMITS.rawChars),
@@ -48,7 +52,10 @@ export const actTool = defineTool({
       .max(MAX_SHOWN_SIDE)
       .optional()
       .describe('Width, px, the client resized the screenshot to.'),
-    shown_height: z.number().min(16).max(MAX_SHOWN_SIDE).optional(),
+    shown_height: documented(
+      z.number().min(16).max(MAX_SHOWN_SIDE).optional(),
+      'Height, px, the client resized the screenshot to; default: in proportion to shown_width.',
+    ),
     acknowledged_safety_checks: z
       .array(z.string().max(NATIVE_LIMITS.idChars))
       .max(NATIVE_LIMITS.safetyChecks)
@@ -58,16 +65,31 @@ export const actTool = defineTool({
     screenshot: z.boolean().optional().describe('Screenshot after (default true).'),
   },
   outputSchema: {
-    family: z.string().optional(),
-    model: z.string().optional(),
+    family: z
+      .string()
+      .optional()
+      .describe('The action format it was read as: anthropic, openai, gemini, ui-tars or qwen.'),
+    model: z.string().optional().describe('The `model` given.'),
     frame: z.string().nullable().optional().describe('The frame the coordinates were read in.'),
-    steps: z.array(stepSchema).optional(),
-    ran: z.number().int().optional(),
-    refused: z.number().int().optional(),
-    notRun: z.number().int().optional(),
-    done: z.object({ status: z.string().optional(), text: z.string().optional() }).optional(),
+    steps: z
+      .array(stepSchema)
+      .optional()
+      .describe(
+        'One per action of the batch, in order: {index (from 0), name and source (the action as the model named it, and where it was in `action`), kind, status (done; refused: failed its checks or an error; not_run: an earlier one failed, or the call was cancelled; unsupported; finished: the model said it is done or needs the user), verdict, message, report (a checked action’s, as browser_click answers), effects (a dialog, tab or file chooser it opened), effect (what its press did), error {code, kind}}.',
+      ),
+    ran: z.number().int().optional().describe('How many actions ran (status done).'),
+    refused: z.number().int().optional().describe('How many were refused.'),
+    notRun: z.number().int().optional().describe('How many were not run, after one that failed.'),
+    done: z
+      .object({ status: z.string().optional(), text: z.string().optional() })
+      .optional()
+      .describe(
+        'The model said it is finished or needs the user (finished, terminate, answer, call_user): {status (success, failure or needs_user), text (its answer)}.',
+      ),
     zooms: z.array(z.string()).optional().describe('Frames made by zoom actions.'),
-    screenshot: frameOutput.frame,
+    screenshot: frameOutput.frame.describe(
+      'The frame taken after the batch, as browser_screenshot’s `frame` (its image is in this result’s content): read the next action’s coordinates off it.',
+    ),
     reply: z
       .looseObject({})
       .optional()

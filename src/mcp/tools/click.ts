@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ClickRequest } from '../../actions/verbs/click.js';
+import { documented } from '../field-docs.js';
 import { reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
 import { modifiersField, targetShape } from '../target-schema.js';
@@ -13,8 +14,11 @@ export const clickTool = defineTool({
   type: 'input',
   inputSchema: {
     ...targetShape,
-    button: z.enum(['left', 'right', 'middle']).optional(),
-    click_count: z.number().int().min(1).max(3).optional(),
+    button: documented(z.enum(['left', 'right', 'middle']).optional(), 'The mouse button (default left).'),
+    click_count: documented(
+      z.number().int().min(1).max(3).optional(),
+      'Presses in a row at the point: 1 a click (default), 2 a double click, 3 a triple click.',
+    ),
     modifiers: modifiersField,
     strict: z.boolean().optional().describe('Refuse on any change in its row, live text too.'),
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DragRequest } from '../../actions/verbs/drag.js';
+import { documented } from '../field-docs.js';
 import { cssPoint, hitSchema, imagePoint, reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
 import { conventionShape, expectField, frameField, modifiersField, pointShape } from '../target-schema.js';
@@ -16,8 +17,14 @@ export const dragTool = defineTool({
   cap: 'pointer',
   inputSchema: {
     frame: frameField,
-    from: end(),
-    to: end(),
+    from: documented(
+      end(),
+      'Where the left button is pressed: {x, y}, {box} (its centre) or {mark}, read as a target of browser_click is (the convention fields apply) and checked as one: refused if the element there changed since the frame.',
+    ),
+    to: documented(
+      end(),
+      'Where the button is released, in the same forms and units; not checked (what lay there in the frame and right before the release is in `drop`).',
+    ),
     via: z.array(end()).max(20).optional().describe('Points passed on the way.'),
     ...conventionShape,
     modifiers: modifiersField,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
 import type { ClickRequest } from '../../actions/verbs/click.js';
+import { documented } from '../field-docs.js';
 import { reportShape } from '../outcome.js';
 import { reportResult, request } from '../report.js';
 import { ResponseBuilder } from '../response.js';
@@ -15,7 +16,10 @@ export const fileUploadTool = defineTool({
   type: 'input',
   cap: 'forms',
   inputSchema: {
-    paths: z.array(z.string().min(1).max(4_096)).min(1).max(20),
+    paths: documented(
+      z.array(z.string().min(1).max(4_096)).min(1).max(20),
+      'The files (1–20), each a regular file inside the upload folder (`serve --upload-dir`, default the working directory); a relative path is read from that folder. One bad path refuses the whole upload.',
+    ),
     ...targetShape,
   },
   outputSchema: {
@@ -23,7 +27,7 @@ export const fileUploadTool = defineTool({
       .array(z.object({ path: z.string(), name: z.string(), size: z.number() }))
       .optional()
       .describe('The files put into the chooser (size in bytes).'),
-    multiple: z.boolean().optional(),
+    multiple: z.boolean().optional().describe('Whether the file chooser takes several files.'),
     click: z
       .looseObject(reportShape)
       .nullable()

@@ -16,7 +16,7 @@ export const handleDialogTool = defineTool({
   },
   outputSchema: {
     answered: dialogSchema.optional().describe('The dialog that was answered.'),
-    accepted: z.boolean().optional(),
+    accepted: z.boolean().optional().describe('Whether it was accepted (OK / Leave), as `accept` asked.'),
     url: z.string().optional().describe('The page’s URL after the answer (it may have navigated).'),
   },
   undone: 'No dialog was answered.',

@@ -3,13 +3,14 @@ import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js'
 import type { TrueclickSession, WithEffects } from '../../actions/session/session.js';
 import type { NavigationResult } from '../../browser/plumbing/navigation.js';
 import { TrueclickError } from '../../geometry/index.js';
+import { documented } from '../field-docs.js';
 import { ResponseBuilder } from '../response.js';
 import { MAX_URL } from '../target-schema.js';
 import { defineTool } from '../tool.js';
 
 const navigationOutput = {
   url: z.string().optional().describe('The tab’s URL after the call.'),
-  title: z.string().optional(),
+  title: z.string().optional().describe('The page’s title (document.title) after the call.'),
   noHistory: z.boolean().optional().describe('There was no page to go back or forward to.'),
   stillLoading: z
     .object({ readyState: z.string(), waitedMs: z.number() })
@@ -54,7 +55,10 @@ export const navigateTool = defineTool({
   type: 'navigation',
   inputSchema: {
     url: z.string().max(MAX_URL).optional().describe('Absolute URL.'),
-    go: z.enum(['back', 'forward', 'reload']).optional(),
+    go: documented(
+      z.enum(['back', 'forward', 'reload']).optional(),
+      'Instead of `url`: back or forward one step in the tab’s history, or reload its page.',
+    ),
     timeout: z.number().min(1).max(120).optional().describe('Seconds to wait for the load (default 30).'),
   },
   outputSchema: navigationOutput,

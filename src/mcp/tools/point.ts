@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ClickRequest } from '../../actions/verbs/click.js';
-import { ACTION_VERDICTS, cssPoint, hitSchema, imagePoint } from '../outcome.js';
+import { ACTION_VERDICTS, cssPoint, reportShape } from '../outcome.js';
 import { NO_DISPATCH, request } from '../report.js';
 import { ResponseBuilder } from '../response.js';
 import { targetShape } from '../target-schema.js';
@@ -15,15 +15,20 @@ export const pointTool = defineTool({
   cap: 'diagnostics',
   inputSchema: targetShape,
   outputSchema: {
-    point: cssPoint.optional().describe('The resolved point, CSS px of the viewport.'),
-    imagePoint: imagePoint.nullable().optional(),
-    frame: z.string().nullable().optional(),
-    hitNow: hitSchema.nullable().optional(),
-    hitAtCapture: hitSchema.nullable().optional(),
-    expected: z.looseObject({}).optional(),
-    check: z.enum(ACTION_VERDICTS).optional().describe('What browser_click would answer now.'),
-    expectedAt: z.looseObject({}).optional(),
-    scrollSinceFrame: cssPoint.optional(),
+    point: cssPoint
+      .optional()
+      .describe('The resolved point, CSS px of the viewport at capture (as browser_click’s `point`).'),
+    imagePoint: reportShape.imagePoint,
+    frame: reportShape.frame,
+    hitNow: reportShape.hitNow,
+    hitAtCapture: reportShape.hitAtCapture,
+    expected: reportShape.expected,
+    check: z
+      .enum(ACTION_VERDICTS)
+      .optional()
+      .describe(`What browser_click would answer now: ${ACTION_VERDICTS.join(', ')}.`),
+    expectedAt: reportShape.expectedAt,
+    scrollSinceFrame: reportShape.scrollSinceFrame,
   },
   undone: 'Nothing was clicked.',
   refusalShape: NO_DISPATCH,

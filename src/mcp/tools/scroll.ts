@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ClickRequest } from '../../actions/verbs/click.js';
+import { documented } from '../field-docs.js';
 import { cssPoint, hitSchema, reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
 import { hasTarget, modifiersField, targetShape } from '../target-schema.js';
@@ -15,8 +16,11 @@ export const scrollTool = defineTool({
     'Turn the wheel by dx, dy CSS px (dy > 0: down) at a target (as browser_click), else at the viewport centre.',
   type: 'input',
   inputSchema: {
-    dx: z.number().min(-MAX_SCROLL).max(MAX_SCROLL),
-    dy: z.number().min(-MAX_SCROLL).max(MAX_SCROLL),
+    dx: documented(
+      z.number().min(-MAX_SCROLL).max(MAX_SCROLL),
+      'Horizontal wheel turn, CSS px (> 0: right); the scroll container under the point scrolls, else the page.',
+    ),
+    dy: documented(z.number().min(-MAX_SCROLL).max(MAX_SCROLL), 'Vertical wheel turn, CSS px (> 0: down).'),
     ...targetShape,
     modifiers: modifiersField,
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ClickRequest } from '../../actions/verbs/click.js';
+import { documented } from '../field-docs.js';
 import { reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
 import { targetShape } from '../target-schema.js';
@@ -14,7 +15,10 @@ export const selectOptionTool = defineTool({
   cap: 'forms',
   inputSchema: {
     ...targetShape,
-    values: z.array(z.string().max(500)).min(1).max(100),
+    values: documented(
+      z.array(z.string().max(500)).min(1).max(100),
+      'The options to select, each found by its value, else by its label (exact, then ignoring case); they replace the selection. Several only in a <select multiple>.',
+    ),
   },
   outputSchema: {
     ...reportShape,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
 import type { ClickRequest } from '../../actions/verbs/click.js';
 import { describeHit } from '../../browser/identity/element-facts.js';
+import { documented } from '../field-docs.js';
 import { reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
 import { ResponseBuilder } from '../response.js';
@@ -15,14 +16,20 @@ export const typeTool = defineTool({
     'Type `text` into the focused element, or into a target clicked first (as browser_click; nothing typed if refused).',
   type: 'input',
   inputSchema: {
-    text: z.string().max(MAX_TEXT),
+    text: documented(
+      z.string().max(MAX_TEXT),
+      'The text, typed as key events (up to 10,000 characters) into the focused element, or into the target once it was clicked.',
+    ),
     submit: z.boolean().optional().describe('Press Enter after.'),
     clear: z.boolean().optional().describe('Empty the field first.'),
     ...targetShape,
   },
   outputSchema: {
     typed: z.number().int().nullable().optional().describe('Characters typed.'),
-    submitted: z.boolean().optional(),
+    submitted: z
+      .boolean()
+      .optional()
+      .describe('Enter was pressed after the text (submit was asked and all of the text was typed).'),
     click: z
       .looseObject(reportShape)
       .nullable()

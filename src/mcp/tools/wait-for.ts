@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_WAIT_S } from '../../actions/verbs/wait.js';
+import { documented } from '../field-docs.js';
 import { ResponseBuilder } from '../response.js';
 import { defineTool } from '../tool.js';
 
@@ -10,15 +11,27 @@ export const waitForTool = defineTool({
     'Wait until `text` shows or `text_gone` goes (at most `timeout` s, default 10), or for `seconds`.',
   type: 'read',
   inputSchema: {
-    text: z.string().min(1).max(500).optional(),
-    text_gone: z.string().min(1).max(500).optional(),
-    seconds: z.number().min(0).max(MAX_WAIT_S).optional(),
-    timeout: z.number().min(0).max(MAX_WAIT_S).optional(),
+    text: documented(
+      z.string().min(1).max(500).optional(),
+      'Wait until this text is visible on the page (as Playwright’s getByText finds it: part of an element’s text, ignoring case, whitespace collapsed).',
+    ),
+    text_gone: documented(
+      z.string().min(1).max(500).optional(),
+      'Wait until this text is no longer visible (after `text` showed, when both are given).',
+    ),
+    seconds: documented(
+      z.number().min(0).max(MAX_WAIT_S).optional(),
+      'Seconds to wait: alone, or before looking for the text.',
+    ),
+    timeout: documented(
+      z.number().min(0).max(MAX_WAIT_S).optional(),
+      'Longest wait for each text, seconds (default 10). Running out is an answer (met: false), not an error.',
+    ),
   },
   outputSchema: {
     met: z.boolean().optional().describe('Whether the condition held when the wait ended.'),
-    waitedMs: z.number().optional(),
-    url: z.string().optional(),
+    waitedMs: z.number().optional().describe('How long the call waited, ms.'),
+    url: z.string().optional().describe('The tab’s URL when the wait ended.'),
   },
   undone: 'Nothing was waited for.',
   async handle(session, { text, text_gone, seconds, timeout }, { signal }) {
