@@ -57,7 +57,10 @@ browserOptions(
     .description('run the MCP server (stdio by default)')
     .option('--http <port>', 'serve streamable HTTP on this port instead of stdio', parseNonNegativeInt)
     .option('--host <host>', 'address to bind with --http (default 127.0.0.1)')
-    .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)')
+    .option(
+      '--token <token>',
+      'bearer token HTTP clients must send, or several comma-separated, one per caller (or TRUECLICK_TOKEN)',
+    )
     .option('--shared', 'with --http: one browser and one set of frames for all clients')
     .option('--extension', 'act on the tabs the user shares through the trueclick extension')
     .option('--caps <list>', `tool groups to offer beside core: ${capsHelp()}`, parseList)
@@ -85,6 +88,14 @@ browserOptions(
       '--session-idle-s <s>',
       'with --http: close a session idle this long, seconds (default 1800, 0 = never)',
       parseNonNegativeInt,
+    )
+    .option(
+      '--instance <name>',
+      "with --http: this server's name in a fleet; its session handles start with it (or TRUECLICK_INSTANCE)",
+    )
+    .option(
+      '--fleet-secret <secret>',
+      "with --http: the key a fleet's servers share to sign session handles (or TRUECLICK_FLEET_SECRET)",
     )
     .option(
       '--upload-dir <dir>',

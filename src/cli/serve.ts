@@ -18,6 +18,8 @@ export interface ServeFlags extends BrowserFlags {
   browserPerSession?: boolean;
   maxSessions?: number;
   sessionIdleS?: number;
+  instance?: string;
+  fleetSecret?: string;
 }
 
 /** Flags that would change or replace the user's browser, which --extension leaves as it is. */
@@ -71,6 +73,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
   }
   if (flags.http === undefined) return serveStdio(options, caps, traced);
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
+  const instance = flags.instance ?? process.env.TRUECLICK_INSTANCE;
+  const fleetSecret = flags.fleetSecret ?? process.env.TRUECLICK_FLEET_SECRET;
   const host = flags.host ?? '127.0.0.1';
   const server = await serveHttp(options, {
     port: flags.http,
@@ -82,11 +86,13 @@ export async function serve(flags: ServeFlags): Promise<void> {
     ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
     ...(flags.sessionIdleS !== undefined ? { sessionIdleS: flags.sessionIdleS } : {}),
     ...(token ? { token } : {}),
+    ...(instance ? { instance } : {}),
+    ...(fleetSecret ? { fleetSecret } : {}),
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : flags.http;
   process.stderr.write(
-    `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp${token ? ' (bearer token required)' : ''}\n`,
+    `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp (instance ${server.instance}${token ? ', bearer token required' : ''})\n`,
   );
   const stop = () => {
     // Every session's context and every browser closes before the process goes: nothing is left behind.
