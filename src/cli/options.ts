@@ -35,10 +35,32 @@ export function parseList(v: string): string[] {
   return items;
 }
 
+/** --browser-endpoint: one endpoint or several separated by commas. */
+export function parseEndpoints(v: string): string[] {
+  const items = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (items.length === 0)
+    throw new InvalidArgumentError('expected a ws:// endpoint, or several separated by ,');
+  return items;
+}
+
+/** A server's name in a fleet: it starts every session id and handle, and the proxy routes on it. */
+export const INSTANCE_NAME = /^[a-z0-9-]{1,32}$/;
+
+export function parseInstance(v: string): string {
+  if (!INSTANCE_NAME.test(v))
+    throw new InvalidArgumentError(
+      `"${v.slice(0, 40)}" is not an instance name: use 1 to 32 of a-z, 0-9 and -, e.g. tc1`,
+    );
+  return v;
+}
+
 export interface BrowserFlags {
   executablePath?: string;
   cdpEndpoint?: string;
-  browserEndpoint?: string;
+  browserEndpoint?: string[];
   isolated?: boolean;
   userDataDir?: string;
   autoConnect?: boolean;
@@ -59,7 +81,7 @@ export function sessionOptions(f: BrowserFlags): SessionOptions {
   const o: SessionOptions = {};
   if (f.executablePath) o.executablePath = f.executablePath;
   if (f.cdpEndpoint) o.cdpEndpoint = f.cdpEndpoint;
-  if (f.browserEndpoint) o.browserEndpoint = f.browserEndpoint;
+  if (f.browserEndpoint?.length) o.browserEndpoint = f.browserEndpoint;
   if (f.isolated) o.isolated = true;
   if (f.userDataDir) o.userDataDir = f.userDataDir;
   if (f.autoConnect) o.autoConnect = true;

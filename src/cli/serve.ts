@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { ExtensionRelay } from '../browser/extension/relay.js';
 import { sharedTabs } from '../browser/extension/share.js';
 import { parseCaps } from '../mcp/caps.js';
 import { serveHttp } from '../mcp/http.js';
 import { serveStdio } from '../mcp/stdio.js';
-import { type BrowserFlags, sessionOptions } from './options.js';
+import { type BrowserFlags, INSTANCE_NAME, sessionOptions } from './options.js';
 
 export interface ServeFlags extends BrowserFlags {
   http?: number;
@@ -18,6 +19,8 @@ export interface ServeFlags extends BrowserFlags {
   browserPerSession?: boolean;
   maxSessions?: number;
   sessionIdleS?: number;
+  instance?: string;
+  fleetSecret?: string;
 }
 
 /** Flags that would change or replace the user's browser, which --extension leaves as it is. */
@@ -35,6 +38,31 @@ const EXTENSION_CLASHES = [
   'allowedOrigins',
   'blockedOrigins',
 ] as const;
+
+/** A fleet's secret keys the HMAC of every handle: one a guess could find would let a handle be forged. */
+const MIN_SECRET = 16;
+
+/**
+ * This server's name and its fleet's secret: the flags, else the environment, else a random name and a
+ * secret of this process alone (a server on its own).
+ */
+export function fleetIdentity(flags: Pick<ServeFlags, 'instance' | 'fleetSecret'>): {
+  instance: string;
+  fleetSecret: string;
+} {
+  const instance = flags.instance ?? process.env.TRUECLICK_INSTANCE ?? randomBytes(3).toString('hex');
+  if (!INSTANCE_NAME.test(instance))
+    throw new Error(
+      `TRUECLICK_INSTANCE "${instance.slice(0, 40)}" is not an instance name: use 1 to 32 of a-z, 0-9 and -, e.g. tc1`,
+    );
+  const fleetSecret =
+    flags.fleetSecret ?? process.env.TRUECLICK_FLEET_SECRET ?? randomBytes(32).toString('hex');
+  if (fleetSecret.length < MIN_SECRET)
+    throw new Error(
+      `The fleet secret is ${fleetSecret.length} characters; use at least ${MIN_SECRET}, e.g. $(openssl rand -hex 32), the same on every server of the fleet.`,
+    );
+  return { instance, fleetSecret };
+}
 
 const flagName = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -72,7 +100,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
   if (flags.http === undefined) return serveStdio(options, caps, traced);
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
   const host = flags.host ?? '127.0.0.1';
+  const fleet = fleetIdentity(flags);
   const server = await serveHttp(options, {
+    ...fleet,
     port: flags.http,
     host,
     shared: Boolean(flags.shared),
@@ -86,7 +116,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : flags.http;
   process.stderr.write(
-    `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp${token ? ' (bearer token required)' : ''}\n`,
+    `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp${token ? ' (bearer token required)' : ''}, instance ${fleet.instance}\n`,
   );
   const stop = () => {
     // Every session's context and every browser closes before the process goes: nothing is left behind.

@@ -30,6 +30,16 @@ export interface HttpOptions {
   caps?: ReadonlySet<Cap>;
   /** A trace per MCP session, each in a folder of its own under trace.dir. */
   trace?: TraceOptions;
+  /**
+   * This server's name in a fleet ([a-z0-9-]{1,32}): every session id and handle it mints starts with it, so
+   * a proxy in front of several servers routes each call to the server that holds its session.
+   */
+  instance?: string;
+  /**
+   * The HMAC key every server of a fleet shares, so that any of them tells a handle another server minted
+   * from a forged one (default: random, this process alone).
+   */
+  fleetSecret?: string;
 }
 
 /** A JSON-RPC body larger than this is refused before it is read on: no tool argument needs more. */
