@@ -4,10 +4,10 @@
  * Mcp-Session-Id) or 2026-07-28 (stateless: the browser session is a handle the first browser_navigate
  * mints, passed back as `session` in every call and mirrored by the SDK into an Mcp-Param-Session header).
  */
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { type CallToolResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { type Era, newClient } from '../test/helpers/mcp-client.js';
 
-export type Era = '2025-11-25' | '2026-07-28';
-export const ERAS: readonly Era[] = ['2025-11-25', '2026-07-28'];
+export type { Era };
 
 export interface EraClient {
   era: Era;
@@ -26,10 +26,7 @@ export interface EraClient {
 const CALL_TIMEOUT_MS = 120_000;
 
 export async function openEraClient(endpoint: string, era: Era): Promise<EraClient> {
-  const client = new Client(
-    { name: 'trueclick-fleet', version: '0' },
-    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {},
-  );
+  const client = newClient(era, 'trueclick-fleet');
   const transport = new StreamableHTTPClientTransport(new URL(endpoint));
   await client.connect(transport);
   // The SDK mirrors `session` into its header from the tool definitions it holds: list them first.
@@ -72,18 +69,4 @@ export function instanceOf(key: string | undefined, instances: readonly string[]
   return [...instances]
     .sort((a, b) => b.length - a.length)
     .find((name) => key.startsWith(`${name}.`) || key.startsWith(`${name}-`));
-}
-
-/** The answer's structuredContent (every trueclick tool sends one). */
-export function structuredOf<T = Record<string, unknown>>(r: CallToolResult): T {
-  if (!r.structuredContent) throw new Error(`no structuredContent in ${JSON.stringify(r).slice(0, 300)}`);
-  return r.structuredContent as T;
-}
-
-/** The answer's text blocks, joined. */
-export function textOf(r: CallToolResult): string {
-  return r.content
-    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
 }

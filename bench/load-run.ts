@@ -4,9 +4,9 @@
  * the page, labelled with the page's own run), not what trueclick answered. Shared by `npm run load` and
  * test/mcp/load.test.ts.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type BrowserServer, chromium } from 'playwright-core';
 import type { FixtureServer } from '../fixtures/server.js';
 import { findChromium } from '../src/browser/plumbing/chromium-path.js';
@@ -70,7 +70,7 @@ async function open(endpoint: string): Promise<{ call: Call; end(): Promise<void
   await client.connect(transport);
   return {
     call: async (name, args = {}) =>
-      (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult,
+      (await client.callTool({ name, arguments: args }, { timeout: 120_000 })) as CallToolResult,
     end: async () => {
       await transport.terminateSession().catch(() => {});
       await client.close();

@@ -1,7 +1,8 @@
 /** An MCP server over stdio, driven by the SDK Client the way an agent's host runs it. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { base64ImageSize } from './cdp.js';
 import { onCleanup, TrackedTree } from './procs.js';
 
@@ -62,7 +63,7 @@ export async function startMcp(
   if (transport.pid) tree = new TrackedTree(transport.pid);
 
   const call = async (tool: string, a: Record<string, unknown> = {}) =>
-    (await client.callTool({ name: tool, arguments: a }, undefined, { timeout: 60_000 })) as CallToolResult;
+    (await client.callTool({ name: tool, arguments: a }, { timeout: 60_000 })) as CallToolResult;
   return {
     name,
     client,

@@ -4,7 +4,7 @@
  * bundled: nothing downloaded), beside the whole tools/list answer. Used by the bench, `npm run readme`
  * (the README's figures and src/mcp/cap-costs.ts) and the budget test.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { CAP_NAMES, type Cap, parseCaps } from '../src/mcp/caps.js';
 import { listTools } from '../src/mcp/server.js';

@@ -1,6 +1,6 @@
 /** trueclick as an agent runs it: `trueclick serve --device-scale-factor 2` over stdio MCP. */
 import { fileURLToPath } from 'node:url';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { DPR } from './cdp.js';
 import { imageOf, type McpServer, startMcp, textOf } from './mcp.js';
 

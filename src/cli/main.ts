@@ -65,7 +65,10 @@ browserOptions(
     .description('run the MCP server (stdio by default)')
     .option('--http <port>', 'serve streamable HTTP on this port instead of stdio', parseNonNegativeInt)
     .option('--host <host>', 'address to bind with --http (default 127.0.0.1)')
-    .option('--token <token>', 'bearer token HTTP clients must send (or TRUECLICK_TOKEN)')
+    .option(
+      '--token <token>',
+      'bearer token HTTP clients must send, or several comma-separated, one per caller (or TRUECLICK_TOKEN)',
+    )
     .option('--shared', 'with --http: one browser and one set of frames for all clients')
     .option('--extension', 'act on the tabs the user shares through the trueclick extension')
     .option('--caps <list>', `tool groups to offer beside core: ${capsHelp()}`, parseList)

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { SessionOptions } from '../actions/session/session.js';
 import { DEFAULT_SCHEMES } from '../browser/plumbing/url-policy.js';
+import { checkInstance } from '../mcp/handles.js';
 
 export function parseViewport(v: string): { width: number; height: number } {
   const m = /^(\d+)x(\d+)$/i.exec(v.trim());
@@ -47,14 +48,12 @@ export function parseEndpoints(v: string): string[] {
 }
 
 /** A server's name in a fleet: it starts every session id and handle, and the proxy routes on it. */
-export const INSTANCE_NAME = /^[a-z0-9-]{1,32}$/;
-
 export function parseInstance(v: string): string {
-  if (!INSTANCE_NAME.test(v))
-    throw new InvalidArgumentError(
-      `"${v.slice(0, 40)}" is not an instance name: use 1 to 32 of a-z, 0-9 and -, e.g. tc1`,
-    );
-  return v;
+  try {
+    return checkInstance(v);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 export interface BrowserFlags {

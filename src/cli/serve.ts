@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { ExtensionRelay } from '../browser/extension/relay.js';
 import { sharedTabs } from '../browser/extension/share.js';
 import { parseCaps } from '../mcp/caps.js';
 import { serveHttp } from '../mcp/http.js';
 import { serveStdio } from '../mcp/stdio.js';
-import { type BrowserFlags, INSTANCE_NAME, sessionOptions } from './options.js';
+import { type BrowserFlags, sessionOptions } from './options.js';
 
 export interface ServeFlags extends BrowserFlags {
   http?: number;
@@ -39,30 +38,7 @@ const EXTENSION_CLASHES = [
   'blockedOrigins',
 ] as const;
 
-/** A fleet's secret keys the HMAC of every handle: one a guess could find would let a handle be forged. */
-const MIN_SECRET = 16;
-
-/**
- * This server's name and its fleet's secret: the flags, else the environment, else a random name and a
- * secret of this process alone (a server on its own).
- */
-export function fleetIdentity(flags: Pick<ServeFlags, 'instance' | 'fleetSecret'>): {
-  instance: string;
-  fleetSecret: string;
-} {
-  const instance = flags.instance ?? process.env.TRUECLICK_INSTANCE ?? randomBytes(3).toString('hex');
-  if (!INSTANCE_NAME.test(instance))
-    throw new Error(
-      `TRUECLICK_INSTANCE "${instance.slice(0, 40)}" is not an instance name: use 1 to 32 of a-z, 0-9 and -, e.g. tc1`,
-    );
-  const fleetSecret =
-    flags.fleetSecret ?? process.env.TRUECLICK_FLEET_SECRET ?? randomBytes(32).toString('hex');
-  if (fleetSecret.length < MIN_SECRET)
-    throw new Error(
-      `The fleet secret is ${fleetSecret.length} characters; use at least ${MIN_SECRET}, e.g. $(openssl rand -hex 32), the same on every server of the fleet.`,
-    );
-  return { instance, fleetSecret };
-}
+const MIN_FLEET_SECRET = 16;
 
 const flagName = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -99,10 +75,15 @@ export async function serve(flags: ServeFlags): Promise<void> {
   }
   if (flags.http === undefined) return serveStdio(options, caps, traced);
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
+  const instance = flags.instance ?? process.env.TRUECLICK_INSTANCE;
+  const fleetSecret = flags.fleetSecret ?? process.env.TRUECLICK_FLEET_SECRET;
+  // The secret keys the HMAC of every handle: one short enough to guess would let a handle be forged.
+  if (fleetSecret !== undefined && fleetSecret.length < MIN_FLEET_SECRET)
+    throw new Error(
+      `The fleet secret is ${fleetSecret.length} characters; use at least ${MIN_FLEET_SECRET}, e.g. $(openssl rand -hex 32), the same on every server of the fleet.`,
+    );
   const host = flags.host ?? '127.0.0.1';
-  const fleet = fleetIdentity(flags);
   const server = await serveHttp(options, {
-    ...fleet,
     port: flags.http,
     host,
     shared: Boolean(flags.shared),
@@ -112,11 +93,13 @@ export async function serve(flags: ServeFlags): Promise<void> {
     ...(flags.maxSessions !== undefined ? { maxSessions: flags.maxSessions } : {}),
     ...(flags.sessionIdleS !== undefined ? { sessionIdleS: flags.sessionIdleS } : {}),
     ...(token ? { token } : {}),
+    ...(instance ? { instance } : {}),
+    ...(fleetSecret ? { fleetSecret } : {}),
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : flags.http;
   process.stderr.write(
-    `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp${token ? ' (bearer token required)' : ''}, instance ${fleet.instance}\n`,
+    `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp (instance ${server.instance}${token ? ', bearer token required' : ''})\n`,
   );
   const stop = () => {
     // Every session's context and every browser closes before the process goes: nothing is left behind.

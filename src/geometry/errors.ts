@@ -38,9 +38,10 @@ export type GeometryErrorCode =
 /**
  * What kind of failure an error is, so an agent knows whether to change its input (`bad_input`), answer
  * what the page holds open first (`blocked`: a dialog, a file chooser), start the browser or tab again
- * (`browser_gone`), wait and retry (`timeout`) or report a defect (`internal`).
+ * (`browser_gone`), start a new MCP browser session (`session_gone`: its handle names a session this server
+ * does not hold), wait and retry (`timeout`) or report a defect (`internal`).
  */
-export type ErrorKind = 'bad_input' | 'blocked' | 'browser_gone' | 'timeout' | 'internal';
+export type ErrorKind = 'bad_input' | 'blocked' | 'browser_gone' | 'session_gone' | 'timeout' | 'internal';
 
 /**
  * The one base of every error trueclick shows an agent (geometry, native action formats, actions, browser):

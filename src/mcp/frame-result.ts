@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Screenshot } from '../actions/session/session.js';
 import { markLine } from '../actions/verbs/marks.js';

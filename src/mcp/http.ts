@@ -1,14 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { type SessionOptions, TrueclickSession } from '../actions/session/session.js';
 import { hostName, LOOPBACK, sameSecret } from '../browser/plumbing/local-http.js';
 import { SharedBrowser } from '../browser/plumbing/shared-browser.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
 import type { Cap } from './caps.js';
 import { giveBackMemorySoon } from './give-back.js';
-import { createMcpServer } from './server.js';
+import { checkInstance, type HandleKeys, randomInstance } from './handles.js';
+import { sessionHeaderMismatch } from './param-header.js';
+import { createMcpServer, oneSession, type SessionSource } from './server.js';
+import { HandleSessions, SessionTable } from './session-table.js';
 
 /** How long an idle keep-alive connection stays open, ms. */
 const KEEP_ALIVE_MS = 65_000;
@@ -16,7 +19,10 @@ const KEEP_ALIVE_MS = 65_000;
 export interface HttpOptions {
   port: number;
   host?: string;
-  /** Bearer token clients must send; required when binding beyond loopback. */
+  /**
+   * Bearer token clients must send; required when binding beyond loopback. Several, comma-separated, give
+   * each caller a token of its own: a session handle minted for one token is refused with another.
+   */
   token?: string;
   /** One browser and one set of frames for every client (e.g. one-shot CLI clients such as the Inspector). */
   shared?: boolean;
@@ -30,15 +36,9 @@ export interface HttpOptions {
   caps?: ReadonlySet<Cap>;
   /** A trace per MCP session, each in a folder of its own under trace.dir. */
   trace?: TraceOptions;
-  /**
-   * This server's name in a fleet ([a-z0-9-]{1,32}): every session id and handle it mints starts with it, so
-   * a proxy in front of several servers routes each call to the server that holds its session.
-   */
+  /** This server's name in a fleet: its session handles and 2025 session ids start with it (default: random). */
   instance?: string;
-  /**
-   * The HMAC key every server of a fleet shares, so that any of them tells a handle another server minted
-   * from a forged one (default: random, this process alone).
-   */
+  /** The key the servers of a fleet share to sign session handles (default: random, this server alone). */
   fleetSecret?: string;
 }
 
@@ -47,9 +47,13 @@ export const MAX_BODY_BYTES = 1 << 20;
 export const DEFAULT_MAX_SESSIONS = 16;
 export const DEFAULT_SESSION_IDLE_S = 1800;
 
-function deny(res: ServerResponse, status: number, message: string, code = -32000): void {
+function answer(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify(body));
+}
+
+function deny(res: ServerResponse, status: number, message: string, code = -32000): void {
+  answer(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 class HttpRefusal extends Error {
@@ -93,51 +97,41 @@ function originAllowed(origin: string, hosts: Set<string>): boolean {
   }
 }
 
-interface Entry {
-  transport: StreamableHTTPServerTransport;
-  session: TrueclickSession;
-  /** When its last request ended (or began, while one runs). */
-  lastSeen: number;
-  /** Requests under way: a session running a tool call is not idle, however long the call takes. */
-  busy: number;
-}
-
-/** Runs one POST of a session, which is not idle meanwhile. */
-async function busy<T>(e: Entry, work: () => Promise<T>): Promise<T> {
-  e.busy++;
-  e.lastSeen = Date.now();
-  try {
-    return await work();
-  } finally {
-    e.busy--;
-    e.lastSeen = Date.now();
-  }
-}
-
 export interface HttpServer extends Server {
   /** Ends every session (their contexts and browsers) and stops listening. */
   shutdown(): Promise<void>;
+  /** Its name in a fleet, which its session handles and 2025 session ids start with. */
+  instance: string;
 }
 
+/** The bearer tokens a server takes: one, or several comma-separated (a token per caller). */
+const tokensOf = (token: string | undefined) => (token ?? '').split(',').filter(Boolean);
+
 /**
- * Streamable HTTP: each MCP session is a trueclick session with an isolated context of its own on one shared
- * Chromium (or a browser of its own when asked). Guards against DNS rebinding (Host and Origin must be this
- * machine unless told otherwise), takes an optional bearer token, caps bodies and sessions, and closes idle
- * sessions.
+ * Streamable HTTP in both MCP eras on one endpoint. A 2025-11-25 client opens an MCP session (initialize,
+ * Mcp-Session-Id) that is one trueclick session; a 2026-07-28 client is served per request, and its browser
+ * session is named by a signed handle in the tool arguments. Each session is an isolated context on one
+ * shared Chromium (or a browser of its own when asked). Guards against DNS rebinding (Host and Origin must be
+ * this machine unless told otherwise), takes an optional bearer token, caps bodies and sessions, and closes
+ * idle sessions.
  */
 export async function serveHttp(options: SessionOptions, http: HttpOptions): Promise<HttpServer> {
   const host = http.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host) && !http.token) {
+  const tokens = tokensOf(http.token);
+  if (!LOOPBACK.has(host) && tokens.length === 0) {
     throw new Error(
       `Binding ${host} exposes the browser beyond this machine: pass --token (or TRUECLICK_TOKEN) too.`,
     );
   }
   const allowedHosts = new Set([...LOOPBACK, host]);
-  const maxSessions = http.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const idleMs = (http.sessionIdleS ?? DEFAULT_SESSION_IDLE_S) * 1000;
-  const sessions = new Map<string, Entry>();
-  /** Sessions being set up (their initialize under way), counted against the cap with the open ones. */
-  const starting = new Set<StreamableHTTPServerTransport>();
+  const keys: HandleKeys = {
+    instance: checkInstance(http.instance ?? randomInstance()),
+    secret: http.fleetSecret ?? randomBytes(32).toString('base64url'),
+  };
+  const table = new SessionTable({
+    maxSessions: http.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    idleMs: (http.sessionIdleS ?? DEFAULT_SESSION_IDLE_S) * 1000,
+  });
   const sharedSession = http.shared ? new TrueclickSession(options) : undefined;
   // A user's browser over CDP, or a persistent profile, is one context: each session attaches on its own.
   const sharedBrowser =
@@ -150,10 +144,28 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
       ? new SharedBrowser(options)
       : undefined;
   const newSession = () =>
-    sharedSession ??
     new TrueclickSession(
       sharedBrowser ? { ...options, browserSource: () => sharedBrowser.handle() } : options,
     );
+  const newTrace = () => (http.trace ? new Trace(http.trace) : undefined);
+  const onerror = (err: Error) => process.stderr.write(`trueclick: ${err.message}\n`);
+
+  // 2026-07-28: a server per request (the SDK's entry validates the envelope, the Mcp-* headers, the removed
+  // methods), over the sessions the handles name; --shared keeps one session for every caller, no handle.
+  const modernSource: SessionSource = sharedSession
+    ? oneSession(sharedSession, newTrace())
+    : new HandleSessions(table, keys, () => {
+        const trace = newTrace();
+        return { session: newSession(), ...(trace ? { trace } : {}) };
+      });
+  const modern = createMcpHandler(() => createMcpServer(modernSource, http.caps), {
+    legacy: 'reject',
+    onerror,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
+  const handles = modernSource.handles;
+  const serveModern = toNodeHandler(modern, { onerror, maxRequestBodySize: MAX_BODY_BYTES });
+  const sharedTrace = sharedSession ? newTrace() : undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -163,59 +175,85 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, allowedHosts))
       return deny(res, 403, `Origin ${origin.slice(0, 200)} not allowed`);
-    if (http.token) {
+    if (tokens.length) {
       const auth = req.headers.authorization ?? '';
-      if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice(7), http.token)) {
+      const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+      if (!tokens.some((t) => sameSecret(token, t))) {
         res.setHeader('www-authenticate', 'Bearer');
         return deny(res, 401, 'Missing or wrong bearer token');
       }
+      // The SDK hands it to the tool call, which binds session handles to it.
+      (req as IncomingMessage & { auth?: unknown }).auth = { token, clientId: 'bearer', scopes: [] };
     }
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      const mismatch = handles ? sessionHeaderMismatch(body, req.headers) : undefined;
+      if (mismatch) return answer(res, 400, { jsonrpc: '2.0', ...mismatch });
+      return serveModern(req, res, body);
+    }
+    return serveLegacy(req, res, body);
+  };
+
+  /** 2025-11-25: sessionful Streamable HTTP, one trueclick session per MCP session. */
+  const serveLegacy = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     const id = req.headers['mcp-session-id'];
-    const existing = typeof id === 'string' ? sessions.get(id) : undefined;
+    const existing = typeof id === 'string' ? table.get(id) : undefined;
+    const transport = existing && transports.get(id as string);
     if (req.method === 'POST') {
-      const body = await readJson(req);
-      if (existing) return busy(existing, () => existing.transport.handleRequest(req, res, body));
+      if (existing && transport) {
+        const done = table.use(id as string);
+        return transport.handleRequest(req, res, body).finally(done);
+      }
       if (typeof id === 'string')
         return deny(
           res,
           404,
-          `Session ${id.slice(0, 64)} is not open (it ended or expired): initialize again`,
+          `Session ${id.slice(0, 64)} is not open (it ended, expired, or lived on a server that is gone): initialize again`,
         );
       if (!isInitializeRequest(body)) return deny(res, 400, 'No valid session: send initialize first');
       // Sessions still being set up count too: a burst of initialize requests must not slip past the cap.
-      if (sessions.size + starting.size >= maxSessions)
-        return deny(
-          res,
-          503,
-          `${sessions.size + starting.size} sessions are open, the most this server takes (--max-sessions ${maxSessions}): close one (DELETE /mcp with its mcp-session-id) or wait`,
-        );
+      const full = table.room();
+      if (full) return deny(res, 503, `${full.problem} ${full.hint}`);
       return startSession(req, res, body);
     }
-    if (!existing) return deny(res, 404, 'Unknown or missing mcp-session-id: initialize first');
-    return existing.transport.handleRequest(req, res);
+    if (!transport) return deny(res, 404, 'Unknown or missing mcp-session-id: initialize first');
+    return transport.handleRequest(req, res);
   };
 
+  const transports = new Map<string, NodeStreamableHTTPServerTransport>();
   const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
-    const session = newSession();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+    const session = sharedSession ?? newSession();
+    const trace = sharedSession ? sharedTrace : newTrace();
+    const release = table.reserve();
+    const transport = new NodeStreamableHTTPServerTransport({
+      // The proxy in front of a fleet routes a 2025 session by this prefix.
+      sessionIdGenerator: () => `${keys.instance}-${randomUUID()}`,
       onsessioninitialized: (sid) => {
-        starting.delete(transport);
-        sessions.set(sid, { transport, session, lastSeen: Date.now(), busy: 0 });
+        release();
+        transports.set(sid, transport);
+        table.add(sid, {
+          session,
+          ...(trace ? { trace } : {}),
+          end: async () => {
+            await transport.close().catch(() => {});
+            if (session !== sharedSession) await session.close();
+          },
+        });
       },
     });
-    starting.add(transport);
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      const sid = transport.sessionId;
+      if (sid) {
+        transports.delete(sid);
+        table.drop(sid);
+      }
       if (session !== sharedSession) void session.close().finally(() => giveBackMemorySoon());
     };
     try {
-      await createMcpServer(session, http.caps, http.trace ? { trace: new Trace(http.trace) } : {}).connect(
-        transport,
-      );
+      await createMcpServer(oneSession(session, trace), http.caps).connect(transport);
       await transport.handleRequest(req, res, body);
     } finally {
-      starting.delete(transport);
+      release();
       // An initialize that did not open a session (a bad one) must not leave its session behind.
       if (!transport.sessionId && session !== sharedSession) await session.close();
     }
@@ -230,32 +268,15 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
       deny(res, 500, (err as Error).message);
     }
   }) as HttpServer;
+  server.instance = keys.instance;
   // Node closes an idle keep-alive socket after 5 s; a client that sends on it at that moment (fetch keeps it
   // 4 s, later when its event loop lags under load) gets "fetch failed". Idle sockets stay a minute.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
-  // Sessions nobody used for idleMs end, and their contexts with them.
-  const sweep =
-    idleMs > 0
-      ? setInterval(
-          () => {
-            const now = Date.now();
-            for (const e of sessions.values())
-              if (e.busy === 0 && now - e.lastSeen > idleMs) void e.transport.close();
-          },
-          Math.min(60_000, Math.max(250, idleMs / 4)),
-        )
-      : undefined;
-  sweep?.unref();
-
   server.shutdown = async () => {
-    if (sweep) clearInterval(sweep);
-    // Closing a transport drops its entry from `sessions`: take the list first, so every session's close is
-    // awaited here rather than left running.
-    const open = [...sessions.values()];
-    await Promise.all(open.map((e) => e.transport.close().catch(() => {})));
-    await Promise.all(open.map((e) => e.session.close()));
+    await modern.close().catch(() => {});
+    await table.closeAll();
     await sharedSession?.close();
     await sharedBrowser?.close();
     await new Promise<void>((resolve) => {

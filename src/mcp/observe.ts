@@ -1,14 +1,24 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, Notification } from '@modelcontextprotocol/server';
 import type { TrueclickSession } from '../actions/session/session.js';
 import { type Trace, typedIntoPassword } from '../trace/trace.js';
 
 /** Verdicts that are an answer, not news: everything else is a refusal or an error the client may log. */
 const QUIET = new Set(['OK']);
-const ERRORS = new Set(['BAD_INPUT', 'BROWSER_GONE', 'TIMEOUT', 'INTERNAL_ERROR']);
+const ERRORS = new Set(['BAD_INPUT', 'BROWSER_GONE', 'SESSION_GONE', 'TIMEOUT', 'INTERNAL_ERROR']);
 const REFUSALS = new Set(['STALE_TARGET', 'COVERED', 'MISSED_TARGET', 'LANDED_ELSEWHERE', 'FRAME_MISMATCH']);
 
-type Send = (n: ServerNotification) => Promise<void>;
+type Send = (n: Notification) => Promise<void>;
+
+/** A client log line for this call, on its own stream (2026-07-28: only at the level the request asked for). */
+export type LogLine = (level: LoggingLevel, data: Record<string, unknown>) => Promise<void>;
+
+/** W3C trace context: the only shape written into a trace from a client's `_meta.traceparent`. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+export const traceparentOf = (meta: Record<string, unknown> | undefined): string | undefined => {
+  const t = meta?.traceparent;
+  return typeof t === 'string' && TRACEPARENT.test(t) ? t : undefined;
+};
 
 /**
  * A heartbeat for a call the client asked progress of (it sent a progressToken): one notification a
@@ -41,7 +51,7 @@ export function progressOf(
 
 /** After a call: the trace gets its record, and the client's log a line for a refusal, an error or a notice. */
 export async function observeCall(
-  o: { server: Server; session: TrueclickSession; trace?: Trace; sessionId?: string },
+  o: { session: TrueclickSession; log: LogLine; trace?: Trace; traceparent?: string },
   tool: string,
   args: Record<string, unknown>,
   result: CallToolResult,
@@ -68,14 +78,14 @@ export async function observeCall(
         ...(image ? { image } : {}),
         startedAt,
         typedIntoPassword: password,
+        ...(o.traceparent ? { traceparent: o.traceparent } : {}),
         ...(now ? { now } : {}),
       });
     } catch (err) {
       process.stderr.write(`trueclick: the trace could not be written: ${(err as Error).message}\n`);
     }
   }
-  const log = (level: 'notice' | 'warning' | 'error', data: Record<string, unknown>) =>
-    o.server.sendLoggingMessage({ level, logger: 'trueclick', data }, o.sessionId).catch(() => {});
+  const log = (level: LoggingLevel, data: Record<string, unknown>) => o.log(level, data).catch(() => {});
   if (s.notice) await log('notice', { event: s.notice });
   if (s.verdict && !QUIET.has(s.verdict))
     await log(ERRORS.has(s.verdict) ? 'error' : 'warning', { tool, verdict: s.verdict, message: s.message });

@@ -74,7 +74,7 @@ export const outcomeShape = {
   error: z
     .object({
       code: z.string(),
-      kind: z.enum(['bad_input', 'blocked', 'browser_gone', 'timeout', 'internal']),
+      kind: z.enum(['bad_input', 'blocked', 'browser_gone', 'session_gone', 'timeout', 'internal']),
       message: z.string(),
       hint: z.string(),
       field: z.string().optional().describe('The argument the problem is in.'),

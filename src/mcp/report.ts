@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ClickReport } from '../actions/check/verdicts.js';
 import { ResponseBuilder } from './response.js';
 

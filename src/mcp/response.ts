@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ERROR_VERDICTS } from '../actions/check/verdicts.js';
 import { TrueclickError } from '../geometry/index.js';
 

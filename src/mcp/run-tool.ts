@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { TrueclickSession } from '../actions/session/session.js';
 import { TrueclickError } from '../geometry/index.js';
 import { checkArguments } from './arguments.js';

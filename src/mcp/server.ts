@@ -1,26 +1,58 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  type CallToolResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { TrueclickSession } from '../actions/session/session.js';
+import { TrueclickError } from '../geometry/index.js';
 import type { Trace } from '../trace/trace.js';
 import { VERSION } from '../version.js';
 import { type Cap, DEFAULT_CAPS, enableHint } from './caps.js';
-import { observeCall, progressOf } from './observe.js';
+import { SESSION_HEADER, START_AGAIN } from './handles.js';
+import { observeCall, progressOf, traceparentOf } from './observe.js';
 import { outcomeShape } from './outcome.js';
+import { errorResult } from './response.js';
 import { runTool } from './run-tool.js';
 import { annotationsFor, shapeFor, type ToolDefinition } from './tool.js';
 import { TOOLS } from './tools/index.js';
 
-/** What the client hands the model once per session: how the tools fit together, for the groups offered. */
-function instructions(caps: ReadonlySet<Cap>): string {
+/** The browser session one call acts on, and what the call owes it. */
+export interface BoundSession {
+  session: TrueclickSession;
+  trace?: Trace;
+  /** The handle of a session this call started: it goes back in the answer. */
+  minted?: string;
+  /** The call ended (the session is idle again from now on). */
+  done?(): void;
+  /** The call that started the session failed: it ends, and no handle goes back. */
+  abandon?(): void;
+}
+
+/**
+ * Where a call's browser session comes from. A stdio client, and a 2025-11-25 HTTP session, is one session
+ * for all its calls; a 2026-07-28 client over HTTP names it by a handle in every call (`handles`).
+ */
+export interface SessionSource {
+  readonly handles: boolean;
+  bind(tool: string, handle: string | undefined, ctx: ServerContext): Promise<BoundSession>;
+}
+
+export const oneSession = (session: TrueclickSession, trace?: Trace): SessionSource => ({
+  handles: false,
+  bind: async () => ({ session, ...(trace ? { trace } : {}) }),
+});
+
+/** What the client hands the model once: how the tools fit together, for the groups offered. */
+function instructions(caps: ReadonlySet<Cap>, handles: boolean): string {
   return [
     'Take browser_screenshot, read the point off the image, and pass it with the frame id to browser_click (or type, scroll). x, y are px of that image unless `model` names another convention; trueclick converts them and refuses an action whose target changed since the frame, saying why and what to do next.',
+    handles
+      ? 'browser_navigate without `session` starts a browser session and returns its handle: pass it as `session` on every later call.'
+      : '',
     caps.has('native')
       ? 'A computer-use model’s own action (Claude, OpenAI, Gemini, UI-TARS, Qwen) can be passed as it is to browser_act.'
       : '',
@@ -48,16 +80,27 @@ function outline(schema: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-/** JSON Schema (draft 7, which the SDK client validates with) of a tool's input and output. */
-function schemas(tool: ToolDefinition, caps: ReadonlySet<Cap>): Pick<Tool, 'inputSchema' | 'outputSchema'> {
+/**
+ * The `session` argument of every tool when sessions are named by handle. `x-mcp-header` makes the client
+ * mirror it into Mcp-Param-Session (SEP-2243), which a proxy routes on; the instructions say the rest once.
+ */
+const SESSION_PROPERTY = {
+  type: 'string' as const,
+  description: 'Handle from browser_navigate.',
+  'x-mcp-header': SESSION_HEADER,
+};
+
+/** JSON Schema (2020-12, MCP's default dialect) of a tool's input and output. */
+function schemas(
+  tool: ToolDefinition,
+  caps: ReadonlySet<Cap>,
+  handles: boolean,
+): Pick<Tool, 'inputSchema' | 'outputSchema'> {
   const { $schema: _in, ...input } = z.toJSONSchema(z.object(shapeFor(tool, caps)).strict(), {
-    target: 'draft-7',
     io: 'input',
   });
-  const output = z.toJSONSchema(z.object({ ...outcomeShape, ...tool.outputSchema }), {
-    target: 'draft-7',
-    io: 'output',
-  });
+  if (handles) input.properties = { ...input.properties, session: SESSION_PROPERTY };
+  const output = z.toJSONSchema(z.object({ ...outcomeShape, ...tool.outputSchema }), { io: 'output' });
   return {
     inputSchema: input as Tool['inputSchema'],
     outputSchema: outline(output) as NonNullable<Tool['outputSchema']>,
@@ -66,10 +109,7 @@ function schemas(tool: ToolDefinition, caps: ReadonlySet<Cap>): Pick<Tool, 'inpu
 
 /** Each field of a tool's answer with its description, for docs/tools.md (the list gives names only). */
 export function answerFields(tool: ToolDefinition): Record<string, { description?: string }> {
-  const out = z.toJSONSchema(z.object({ ...outcomeShape, ...tool.outputSchema }), {
-    target: 'draft-7',
-    io: 'output',
-  });
+  const out = z.toJSONSchema(z.object({ ...outcomeShape, ...tool.outputSchema }), { io: 'output' });
   return (out.properties ?? {}) as Record<string, { description?: string }>;
 }
 
@@ -78,63 +118,124 @@ export function enabledTools(caps: ReadonlySet<Cap> = DEFAULT_CAPS): ToolDefinit
   return TOOLS.filter((t) => caps.has(t.cap ?? 'core'));
 }
 
-/** The tool list as MCP's tools/list gives it (also used to generate the README's tool table). */
-export function listTools(caps: ReadonlySet<Cap> = DEFAULT_CAPS): Tool[] {
+/**
+ * The tool list as MCP's tools/list gives it (also used to generate the README's tool table), in one fixed
+ * order; with `handles`, every tool takes the `session` handle.
+ */
+export function listTools(caps: ReadonlySet<Cap> = DEFAULT_CAPS, handles = false): Tool[] {
   return enabledTools(caps).map((tool) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    ...schemas(tool, caps),
+    ...schemas(tool, caps, handles),
     annotations: annotationsFor(tool),
   }));
 }
 
+/** A tool list does not change while a server runs, and is the same for every caller. */
+const TOOLS_CACHE = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
+
+const lists = new Map<string, Tool[]>();
+function toolsOf(caps: ReadonlySet<Cap>, handles: boolean): Tool[] {
+  const key = `${[...caps].sort().join(',')}|${handles}`;
+  let tools = lists.get(key);
+  if (!tools) {
+    tools = listTools(caps, handles);
+    lists.set(key, tools);
+  }
+  return tools;
+}
+
+/** The handle of a session this call started, first in the answer the agent reads. */
+function withMinted(result: CallToolResult, handle: string): CallToolResult {
+  const line = `session: ${handle} (pass it as \`session\` on every later call)`;
+  const text = result.content.find((c) => c.type === 'text');
+  if (text && text.type === 'text') text.text = `${line}\n${text.text}`;
+  else result.content.unshift({ type: 'text', text: line });
+  result.structuredContent = { ...(result.structuredContent ?? {}), session: handle };
+  return result;
+}
+
 /**
- * An MCP server over one trueclick session. It is the SDK's low-level Server, as in Playwright MCP, so that
- * trueclick owns argument checking: unknown names and schema errors come back as the same structured
- * refusal as any other (run-tool.ts).
+ * An MCP server whose calls act on the sessions `source` binds. It is the SDK's low-level Server, as in
+ * Playwright MCP, so that trueclick owns argument checking: unknown names and schema errors come back as the
+ * same structured refusal as any other (run-tool.ts). One is built per stdio connection, per 2025-11-25
+ * HTTP session, and per 2026-07-28 HTTP request; the tool list is built once.
  */
-export function createMcpServer(
-  session: TrueclickSession,
-  caps: ReadonlySet<Cap> = DEFAULT_CAPS,
-  opts: { trace?: Trace } = {},
-): Server {
+export function createMcpServer(source: SessionSource, caps: ReadonlySet<Cap> = DEFAULT_CAPS): Server {
   const server = new Server(
     { name: 'trueclick', version: VERSION },
-    { capabilities: { tools: {}, logging: {} }, instructions: instructions(caps) },
+    {
+      capabilities: { tools: {}, logging: {} },
+      instructions: instructions(caps, source.handles),
+      cacheHints: { 'tools/list': TOOLS_CACHE },
+    },
   );
-  const tools = listTools(caps);
+  const tools = toolsOf(caps, source.handles);
   const enabled = enabledTools(caps);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', () => ({ tools }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
     const tool = enabled.find((t) => t.name === name);
     if (!tool) {
       const off = TOOLS.find((t) => t.name === name);
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         off
           ? `${name} is not offered by this server. ${enableHint(off.cap ?? 'core')}`
           : `Unknown tool ${JSON.stringify(name.slice(0, 80))}; the tools are ${enabled.map((t) => t.name).join(', ')}.`,
       );
     }
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const raw = request.params.arguments;
+    let args = (raw ?? {}) as Record<string, unknown>;
+    let handle: string | undefined;
+    if (source.handles && raw && typeof raw === 'object' && 'session' in raw) {
+      const { session, ...rest } = raw as Record<string, unknown>;
+      if (typeof session !== 'string')
+        return errorResult(
+          new TrueclickError(
+            'BAD_HANDLE',
+            'session must be the string browser_navigate returned.',
+            START_AGAIN,
+            'session',
+          ),
+          tool.undone,
+        );
+      handle = session;
+      args = rest;
+    }
+    let bound: BoundSession;
+    try {
+      bound = await source.bind(name, handle, ctx);
+    } catch (err) {
+      return errorResult(err, tool.undone, tool.refusalShape);
+    }
     const startedAt = Date.now();
-    const stop = progressOf(name, args, request.params._meta?.progressToken, extra.sendNotification);
-    const result = await runTool(tool, session, request.params.arguments, extra.signal, caps).finally(stop);
-    await observeCall(
-      {
-        server,
-        session,
-        ...(opts.trace ? { trace: opts.trace } : {}),
-        ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
-      },
-      name,
-      args,
-      result,
-      startedAt,
-    );
-    return result;
+    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const stop = progressOf(name, args, request.params._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
+    try {
+      const result = await runTool(tool, bound.session, args, ctx.mcpReq.signal, caps).finally(stop);
+      await observeCall(
+        {
+          session: bound.session,
+          log: (level, data) => ctx.mcpReq.log(level, data, 'trueclick'),
+          ...(bound.trace ? { trace: bound.trace } : {}),
+          ...(traceparentOf(meta) ? { traceparent: traceparentOf(meta) } : {}),
+        },
+        name,
+        args,
+        result,
+        startedAt,
+      );
+      if (!bound.minted) return result;
+      if (result.isError) {
+        bound.abandon?.();
+        return result;
+      }
+      return withMinted(result, bound.minted);
+    } finally {
+      bound.done?.();
+    }
   });
   return server;
 }

@@ -1,26 +1,39 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import { type SessionOptions, TrueclickSession } from '../actions/session/session.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
 import type { Cap } from './caps.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, oneSession } from './server.js';
 
+/**
+ * One process, one client, one browser session: no handle is needed in either era. The SDK's entry decides
+ * the era from the opening message (initialize for 2025-11-25, an enveloped request for 2026-07-28).
+ */
 export async function serveStdio(
   options: SessionOptions,
   caps?: ReadonlySet<Cap>,
   trace?: TraceOptions,
 ): Promise<void> {
   const session = new TrueclickSession(options);
-  const server = createMcpServer(session, caps, trace ? { trace: new Trace(trace) } : {});
-  const transport = new StdioServerTransport();
+  const source = oneSession(session, trace ? new Trace(trace) : undefined);
+  let ending = false;
+  const served = serveBothEras(() => createMcpServer(source, caps), {
+    // A client that closed our stdout is gone: that is the end of the session, not an error to report.
+    onerror: (err) => {
+      if ((err as NodeJS.ErrnoException).code === 'EPIPE' || /EPIPE/.test(err.message)) void shutdown();
+      else process.stderr.write(`trueclick: ${err.message}\n`);
+    },
+  });
   const shutdown = async () => {
+    if (ending) return;
+    ending = true;
+    await served.close().catch(() => {});
     await session.close();
     process.exit(0);
   };
-  transport.onclose = () => void shutdown();
   process.stdin.on('end', () => void shutdown());
+  process.stdin.on('close', () => void shutdown());
   // A client that closed our stdout is gone: writing to it fails with EPIPE; end cleanly, not with a crash.
   process.stdout.on('error', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-  await server.connect(transport);
 }

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { CAP_NAMES, CAPS, type Cap } from './caps.js';
 import { conventionShape, TARGET_KEYS } from './target-schema.js';
 

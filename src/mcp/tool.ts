@@ -1,4 +1,4 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { TrueclickSession } from '../actions/session/session.js';
 import type { Cap } from './caps.js';

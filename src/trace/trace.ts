@@ -20,6 +20,8 @@ export interface TraceRecord {
   answer?: Record<string, unknown>;
   /** Frame images this call's record refers to that were dropped to keep the trace under its cap. */
   dropped?: string[];
+  /** The W3C trace context the client sent with the call (`_meta.traceparent`), to join it to the caller's trace. */
+  traceparent?: string;
 }
 
 export interface TraceOptions {
@@ -91,6 +93,7 @@ export class Trace {
     image?: string;
     startedAt: number;
     typedIntoPassword: boolean;
+    traceparent?: string;
     /** The viewport after a refusal: the report shows it beside the frame. */
     now?: {
       base64: string;
@@ -123,6 +126,7 @@ export class Trace {
       ...(s.error ? { error: s.error } : {}),
       ...(typeof s.notice === 'string' ? { notice: s.notice } : {}),
       ...(frameId ? { frame: frameId } : {}),
+      ...(call.traceparent ? { traceparent: call.traceparent } : {}),
       ...(Object.keys(answer).length ? { answer: JSON.parse(this.mask(JSON.stringify(answer), typed)) } : {}),
     };
     const dropped = this.keepUnderCap();

@@ -16,11 +16,11 @@ const serve = (args: string[], env: Record<string, string> = {}) =>
 test('--instance and TRUECLICK_INSTANCE take a-z, 0-9 and - only; the fleet secret needs 16 characters', () => {
   const flag = serve(['--instance', 'TC_1']);
   assert.notEqual(flag.status, 0);
-  assert.match(flag.stderr, /"TC_1" is not an instance name: use 1 to 32 of a-z, 0-9 and -/);
+  assert.match(flag.stderr, /"TC_1" is not a fleet name: use 1-32 of a-z, 0-9 and -/);
 
   const env = serve([], { TRUECLICK_INSTANCE: 'x'.repeat(33) });
   assert.equal(env.status, 2);
-  assert.match(env.stderr, /TRUECLICK_INSTANCE "x+" is not an instance name/);
+  assert.match(env.stderr, /"x+" is not a fleet name/);
 
   const secret = serve(['--instance', 'tc1', '--fleet-secret', 'short']);
   assert.equal(secret.status, 2);

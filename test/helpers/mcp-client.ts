@@ -1,39 +1,86 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** The built CLI, spawned the way an MCP client config would run it. */
 export const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
+/**
+ * The MCP revision a test speaks: 2025-11-25 (the initialize handshake, sessions) or 2026-07-28 (stateless,
+ * an envelope on every request). The test run goes over the MCP tests once in each era (scripts/run-tests.mjs
+ * sets TRUECLICK_MCP_ERA for the second pass).
+ */
+export type Era = '2025-11-25' | '2026-07-28';
+export const ERAS: readonly Era[] = ['2025-11-25', '2026-07-28'];
+export const ERA: Era = process.env.TRUECLICK_MCP_ERA === '2026-07-28' ? '2026-07-28' : '2025-11-25';
+
+/** A v2 SDK Client that speaks `era` and nothing else (a 2026 pin never falls back to initialize). */
+export function newClient(era: Era = ERA, name = 'trueclick-test'): Client {
+  return new Client(
+    { name, version: '0.0.0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+}
+
 export interface McpHarness {
   client: Client;
+  era: Era;
+  /** A tool call; over 2026-07-28 HTTP it carries the session handle the first navigate returned. */
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** The browser session's handle, once a 2026-07-28 HTTP navigate minted one. */
+  session?: string;
   close(): Promise<void>;
 }
 
 /** Tests reach every tool unless they ask for a set (`--caps core` for the default one). */
 const withCaps = (args: string[]) => (args.includes('--caps') ? args : ['--caps', 'all', ...args]);
 
-/** A real SDK Client talking to `trueclick serve` over stdio. */
-export async function startStdio(serveArgs: string[] = []): Promise<McpHarness> {
-  const client = new Client({ name: 'trueclick-test', version: '0.0.0' });
+/**
+ * Calls that carry the browser session as a 2026-07-28 client over HTTP must: the handle the first
+ * browser_navigate returned goes with every later call (unless the test passes its own).
+ */
+function harness(client: Client, era: Era): McpHarness {
+  const h: McpHarness = {
+    client,
+    era,
+    call: async (name, args = {}) => {
+      const withSession = h.session && !('session' in args) ? { ...args, session: h.session } : args;
+      const r = (await client.callTool(
+        { name, arguments: withSession },
+        { timeout: 60_000 },
+      )) as CallToolResult;
+      const minted = (r.structuredContent as { session?: unknown } | undefined)?.session;
+      if (typeof minted === 'string') h.session = minted;
+      return r;
+    },
+    close: async () => {
+      await client.close();
+    },
+  };
+  return h;
+}
+
+/** A real SDK Client talking to `trueclick serve` over stdio, in the run's era unless told. */
+export async function startStdio(serveArgs: string[] = [], era: Era = ERA): Promise<McpHarness> {
+  const client = newClient(era);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'serve', ...withCaps(serveArgs)],
     stderr: 'pipe',
   });
   await client.connect(transport);
-  return {
-    client,
-    call: async (name, args = {}) =>
-      (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult,
-    close: async () => {
-      await client.close();
-    },
-  };
+  return harness(client, era);
+}
+
+/** A real SDK Client on a `trueclick serve --http` endpoint, in the run's era unless told. */
+export async function connectHttp(endpoint: string, era: Era = ERA, init?: RequestInit): Promise<McpHarness> {
+  const client = newClient(era);
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint), init ? { requestInit: init } : undefined),
+  );
+  return harness(client, era);
 }
 
 export function text(r: CallToolResult): string {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { type BrowserServer, chromium } from 'playwright-core';
-import { openEraClient, structuredOf, textOf } from '../../bench/era-client.js';
+import { openEraClient } from '../../bench/era-client.js';
 import { freePort, spawnServer } from '../../bench/fleet.js';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
-import { startStdio, structured } from '../helpers/mcp-client.js';
+import { startStdio, structured, text } from '../helpers/mcp-client.js';
 
 // Several browser servers behind one --browser-endpoint: sessions spread over those that answer, a dead one
 // is skipped with a notice naming it, a server that goes away mid-session hands its sessions to the others,
@@ -63,7 +63,7 @@ describe('several browser servers (--browser-endpoint, repeated or comma-separat
         const c = await openEraClient(server.endpoint, '2025-11-25');
         clients.push(c);
         const nav = await c.call('browser_navigate', { url: `${whoOrigin}/who?s=s${i}` });
-        assert.ok(!nav.isError, textOf(nav));
+        assert.ok(!nav.isError, text(nav));
       }
       const ran = [0, 1, 2, 3].map((i) => agents.get(`s${i}`));
       assert.deepEqual(ran, ['trueclick-bs1', 'trueclick-bs2', 'trueclick-bs1', 'trueclick-bs2']);
@@ -77,12 +77,12 @@ describe('several browser servers (--browser-endpoint, repeated or comma-separat
       // Each session clicks on its own page: the page's own record says the click landed.
       for (const [i, c] of clients.entries()) {
         await c.call('browser_navigate', { url: pages.url('/approve', { run: `bs-${i}` }) });
-        const f = structuredOf<{ frame: { id: string; image: { width: number }; css: { width: number } } }>(
+        const f = structured<{ frame: { id: string; image: { width: number }; css: { width: number } } }>(
           await c.call('browser_screenshot'),
         ).frame;
         const k = f.image.width / f.css.width;
         const r = await c.call('browser_click', { frame: f.id, x: 1102 * k, y: 636 * k });
-        assert.equal(structuredOf<{ verdict: string }>(r).verdict, 'OK', textOf(r));
+        assert.equal(structured<{ verdict: string }>(r).verdict, 'OK', text(r));
         assert.equal((await pages.waitForHits(1, { run: `bs-${i}`, type: 'click' }))[0]?.id, 'approve');
       }
 
@@ -91,13 +91,13 @@ describe('several browser servers (--browser-endpoint, repeated or comma-separat
       const go = () => clients[0]?.call('browser_navigate', { url: `${whoOrigin}/who?s=moved` });
       let moved = await go();
       // A call already under way when the connection dropped is told the browser went; the next one moves.
-      if (moved?.isError && structuredOf<{ verdict: string }>(moved).verdict === 'BROWSER_GONE')
+      if (moved?.isError && structured<{ verdict: string }>(moved).verdict === 'BROWSER_GONE')
         moved = await go();
-      assert.ok(moved && !moved.isError, moved && textOf(moved));
-      assert.match(structuredOf<{ notice?: string }>(moved).notice ?? '', /started a new one/);
+      assert.ok(moved && !moved.isError, moved && text(moved));
+      assert.match(structured<{ notice?: string }>(moved).notice ?? '', /started a new one/);
       assert.equal(agents.get('moved'), 'trueclick-bs2');
       const stayed = await clients[1]?.call('browser_navigate', { url: `${whoOrigin}/who?s=stayed` });
-      assert.ok(stayed && !stayed.isError && !structuredOf<{ notice?: string }>(stayed).notice);
+      assert.ok(stayed && !stayed.isError && !structured<{ notice?: string }>(stayed).notice);
       assert.equal(agents.get('stayed'), 'trueclick-bs2');
       assert.ok(
         server.stderr().includes(`browser server ${bs.bs1?.wsEndpoint()} did not answer`),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { attachedMcpForFile, pageAt } from '../helpers/attached.js';
 import { frameOf, imagePx, startStdio, structured, text } from '../helpers/mcp-client.js';
 
@@ -146,7 +146,6 @@ describe('cancellation', () => {
     const controller = new AbortController();
     const waiting = ctx.mcp.client.callTool(
       { name: 'browser_wait_for', arguments: { seconds: 30 } },
-      undefined,
       {
         signal: controller.signal,
       },
@@ -168,7 +167,6 @@ describe('cancellation', () => {
     const controller = new AbortController();
     const typing = ctx.mcp.client.callTool(
       { name: 'browser_type', arguments: { frame: f.id, x: p.x, y: p.y, text: 'abcdefghij'.repeat(1000) } },
-      undefined,
       { signal: controller.signal, timeout: 120_000 },
     );
     setTimeout(() => controller.abort(), 1_500);

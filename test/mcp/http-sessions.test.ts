@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { type HttpServerHandle, startHttpServer } from '../helpers/mcp-client.js';
 
@@ -256,7 +255,10 @@ describe('idle sessions', () => {
         },
       );
       assert.equal(after.status, 404);
-      assert.match(after.json.error?.message ?? '', /not open \(it ended or expired\)/);
+      assert.match(
+        after.json.error?.message ?? '',
+        /not open \(it ended, expired, or lived on a server that is gone\)/,
+      );
       await c.close().catch(() => {});
     } finally {
       await server.stop();

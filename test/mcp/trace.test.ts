@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
@@ -52,7 +51,7 @@ describe('a traced session and its report', () => {
   });
 
   test('the calls, their frames and their answers are written as they happen; no password or secret', async () => {
-    ctx.mcp.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    ctx.mcp.client.setNotificationHandler('notifications/message', (n) => {
       logs.push({ level: n.params.level, data: n.params.data });
     });
     await ctx.mcp.client.setLoggingLevel('info');
@@ -125,10 +124,13 @@ describe('a traced session and its report', () => {
     assert.equal(logs.length, before, 'a warning below the level set is not sent');
 
     const progress: number[] = [];
-    await ctx.mcp.client.callTool({ name: 'browser_wait_for', arguments: { seconds: 2.5 } }, undefined, {
-      onprogress: (p) => progress.push(p.progress),
-      timeout: 30_000,
-    });
+    await ctx.mcp.client.callTool(
+      { name: 'browser_wait_for', arguments: { seconds: 2.5 } },
+      {
+        onprogress: (p: { progress: number }) => progress.push(p.progress),
+        timeout: 30_000,
+      },
+    );
     assert.ok(progress.length >= 2, `progress notifications: ${progress.join(', ')}`);
     assert.ok(
       progress.every((p, i) => i === 0 || p > (progress[i - 1] ?? 0)),
@@ -237,7 +239,7 @@ test('a server killed mid-session leaves a readable trace (at most the call in f
     await client.callTool({ name: 'browser_navigate', arguments: { url: 'about:blank' } });
     await client.callTool({ name: 'browser_screenshot', arguments: {} });
     const waiting = client
-      .callTool({ name: 'browser_wait_for', arguments: { seconds: 20 } }, undefined, { timeout: 30_000 })
+      .callTool({ name: 'browser_wait_for', arguments: { seconds: 20 } }, { timeout: 30_000 })
       .catch(() => null);
     await new Promise((r) => setTimeout(r, 500));
     process.kill(transport.pid as number, 'SIGKILL');

@@ -28,6 +28,7 @@ export const ERROR_VERDICTS = {
   bad_input: 'BAD_INPUT',
   blocked: 'BLOCKED',
   browser_gone: 'BROWSER_GONE',
+  session_gone: 'SESSION_GONE',
   timeout: 'TIMEOUT',
   internal: 'INTERNAL_ERROR',
 } as const satisfies Record<ErrorKind, string>;
