@@ -19,6 +19,8 @@ export interface EraClient {
   readonly routeKey: string | undefined;
   /** A tool call; on 2026-07-28 it carries the session's handle once there is one. */
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Drops the handle: the next browser_navigate starts a new browser session (what SESSION_GONE asks). */
+  forget(): void;
   end(): Promise<void>;
 }
 
@@ -52,6 +54,9 @@ export async function openEraClient(endpoint: string, era: Era): Promise<EraClie
       const minted = (r.structuredContent as { session?: unknown } | undefined)?.session;
       if (era === '2026-07-28' && handle === undefined && typeof minted === 'string') handle = minted;
       return r;
+    },
+    forget() {
+      handle = undefined;
     },
     async end() {
       if (era === '2025-11-25') await transport.terminateSession().catch(() => {});
