@@ -175,12 +175,18 @@ export function haproxyMissing(): string | undefined {
 const stateOf = (out: string, name: string) =>
   [...out.matchAll(new RegExp(`Server trueclick/${name} is (UP|DOWN)`, 'g'))].at(-1)?.[1];
 
-export async function startFleet(o: { serveArgs?: string[] } = {}): Promise<Fleet> {
+/**
+ * The fleet of examples/fleet/haproxy.cfg. `servers: 1` runs tc1 alone behind the same config (all three of
+ * its server lines name tc1's address): the proxy's path with one server, for comparison.
+ */
+export async function startFleet(o: { servers?: 1 | 3; serveArgs?: string[] } = {}): Promise<Fleet> {
   const missing = haproxyMissing();
   if (missing) throw new Error(missing);
+  const names: readonly string[] = o.servers === 1 ? FLEET_NAMES.slice(0, 1) : FLEET_NAMES;
   const secret = randomBytes(32).toString('hex');
   const ports = new Map<string, number>();
-  for (const name of FLEET_NAMES) ports.set(name, await freePort());
+  for (const name of names) ports.set(name, await freePort());
+  const addressOf = (line: string) => `127.0.0.1:${ports.get(line) ?? ports.get('tc1')}`;
   const start = (name: string) =>
     spawnServer(ports.get(name) as number, ['--instance', name, ...(o.serveArgs ?? [])], {
       TRUECLICK_FLEET_SECRET: secret,
@@ -197,9 +203,7 @@ export async function startFleet(o: { serveArgs?: string[] } = {}): Promise<Flee
     await Promise.all([...servers.values()].map((s) => s.stop()));
   };
   try {
-    for (const [name, s] of await Promise.all(
-      FLEET_NAMES.map(async (name) => [name, await start(name)] as const),
-    ))
+    for (const [name, s] of await Promise.all(names.map(async (name) => [name, await start(name)] as const)))
       servers.set(name, s);
     const front = await freePort();
     proxy = spawn('haproxy', ['-f', HAPROXY_CFG, '-db'], {
@@ -207,7 +211,7 @@ export async function startFleet(o: { serveArgs?: string[] } = {}): Promise<Flee
       env: {
         ...process.env,
         FLEET_PORT: String(front),
-        ...Object.fromEntries(FLEET_NAMES.map((n) => [n.toUpperCase(), `127.0.0.1:${ports.get(n)}`])),
+        ...Object.fromEntries(FLEET_NAMES.map((n) => [n.toUpperCase(), addressOf(n)])),
       },
     });
     proxy.stdout?.on('data', (d) => {
@@ -227,12 +231,12 @@ export async function startFleet(o: { serveArgs?: string[] } = {}): Promise<Flee
     );
     const server = (name: string) => {
       const s = servers.get(name);
-      if (!s) throw new Error(`no server ${name} in the fleet (${FLEET_NAMES.join(', ')})`);
+      if (!s) throw new Error(`no server ${name} in the fleet (${names.join(', ')})`);
       return s;
     };
     return {
       endpoint: `http://127.0.0.1:${front}/mcp`,
-      names: FLEET_NAMES,
+      names,
       server,
       pids: () => [...servers.values()].flatMap((s) => s.pids()),
       proxyLog: () =>
