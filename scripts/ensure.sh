@@ -37,6 +37,22 @@ if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/nul
   fi
 fi
 
+# `npm test`, `npm run bench` and `npm run load` only: Debian's HAProxy, which the fleet test and the load
+# run's --fleet start in front of several servers (examples/fleet/haproxy.cfg). Without it only they fail.
+case "$1" in test | bench | load)
+  if ! command -v haproxy >/dev/null 2>&1; then
+    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+      echo "trueclick: installing haproxy with apt-get (the fleet test and npm run load -- --fleet 3)"
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; } ||
+        echo "trueclick: apt-get could not install haproxy; the fleet test and --fleet will fail" >&2
+    else
+      echo "trueclick: no haproxy; the fleet test and npm run load -- --fleet 3 need it. Install it with:" >&2
+      echo "           sudo apt-get install -y haproxy" >&2
+    fi
+  fi
+  ;;
+esac
+
 # The build is also the type-check: a type error stops `npm start` and `npm test` here.
 ./node_modules/.bin/tsc -p tsconfig.json
 

@@ -2,7 +2,14 @@
 import { Command, Option } from 'commander';
 import { capsHelp, capsTable } from '../mcp/cap-costs.js';
 import { VERSION } from '../version.js';
-import { parseList, parseNonNegativeInt, parsePositive, parseViewport } from './options.js';
+import {
+  parseEndpoints,
+  parseInstance,
+  parseList,
+  parseNonNegativeInt,
+  parsePositive,
+  parseViewport,
+} from './options.js';
 
 const program = new Command()
   .name('trueclick')
@@ -17,7 +24,8 @@ function browserOptions(cmd: Command): Command {
     .option('--cdp-endpoint <url>', 'attach to a running browser, e.g. http://127.0.0.1:9222')
     .option(
       '--browser-endpoint <ws>',
-      "use a browser server that speaks Playwright's protocol (playwright-core launchServer, a browser service)",
+      "use a browser server that speaks Playwright's protocol (playwright-core launchServer, a browser service); repeat it or separate with commas for several, sessions spread over those that answer",
+      (v: string, all: string[] = []) => [...all, ...parseEndpoints(v)],
     )
     .option('--isolated', 'with --cdp-endpoint: a context of our own instead of the user’s tabs')
     .option(
@@ -91,11 +99,12 @@ browserOptions(
     )
     .option(
       '--instance <name>',
-      "with --http: this server's name in a fleet; its session handles start with it (or TRUECLICK_INSTANCE)",
+      "with --http: this server's name in a fleet, a-z 0-9 and - (up to 32); its session ids and handles start with it (or TRUECLICK_INSTANCE; default: random)",
+      parseInstance,
     )
     .option(
       '--fleet-secret <secret>',
-      "with --http: the key a fleet's servers share to sign session handles (or TRUECLICK_FLEET_SECRET)",
+      "with --http: the key every server of a fleet shares, to tell a forged handle from another server's (or TRUECLICK_FLEET_SECRET; default: random)",
     )
     .option(
       '--upload-dir <dir>',

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { SessionOptions } from '../actions/session/session.js';
 import { DEFAULT_SCHEMES } from '../browser/plumbing/url-policy.js';
+import { checkInstance } from '../mcp/handles.js';
 
 export function parseViewport(v: string): { width: number; height: number } {
   const m = /^(\d+)x(\d+)$/i.exec(v.trim());
@@ -35,10 +36,30 @@ export function parseList(v: string): string[] {
   return items;
 }
 
+/** --browser-endpoint: one endpoint or several separated by commas. */
+export function parseEndpoints(v: string): string[] {
+  const items = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (items.length === 0)
+    throw new InvalidArgumentError('expected a ws:// endpoint, or several separated by ,');
+  return items;
+}
+
+/** A server's name in a fleet: it starts every session id and handle, and the proxy routes on it. */
+export function parseInstance(v: string): string {
+  try {
+    return checkInstance(v);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
 export interface BrowserFlags {
   executablePath?: string;
   cdpEndpoint?: string;
-  browserEndpoint?: string;
+  browserEndpoint?: string[];
   isolated?: boolean;
   userDataDir?: string;
   autoConnect?: boolean;
@@ -59,7 +80,7 @@ export function sessionOptions(f: BrowserFlags): SessionOptions {
   const o: SessionOptions = {};
   if (f.executablePath) o.executablePath = f.executablePath;
   if (f.cdpEndpoint) o.cdpEndpoint = f.cdpEndpoint;
-  if (f.browserEndpoint) o.browserEndpoint = f.browserEndpoint;
+  if (f.browserEndpoint?.length) o.browserEndpoint = f.browserEndpoint;
   if (f.isolated) o.isolated = true;
   if (f.userDataDir) o.userDataDir = f.userDataDir;
   if (f.autoConnect) o.autoConnect = true;

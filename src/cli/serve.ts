@@ -38,6 +38,8 @@ const EXTENSION_CLASHES = [
   'blockedOrigins',
 ] as const;
 
+const MIN_FLEET_SECRET = 16;
+
 const flagName = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 export async function serve(flags: ServeFlags): Promise<void> {
@@ -75,6 +77,11 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
   const instance = flags.instance ?? process.env.TRUECLICK_INSTANCE;
   const fleetSecret = flags.fleetSecret ?? process.env.TRUECLICK_FLEET_SECRET;
+  // The secret keys the HMAC of every handle: one short enough to guess would let a handle be forged.
+  if (fleetSecret !== undefined && fleetSecret.length < MIN_FLEET_SECRET)
+    throw new Error(
+      `The fleet secret is ${fleetSecret.length} characters; use at least ${MIN_FLEET_SECRET}, e.g. $(openssl rand -hex 32), the same on every server of the fleet.`,
+    );
   const host = flags.host ?? '127.0.0.1';
   const server = await serveHttp(options, {
     port: flags.http,

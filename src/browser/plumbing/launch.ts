@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { findDevToolsEndpoint } from './auto-connect.js';
+import { BrowserServers, endpointList } from './browser-servers.js';
 import { findChromium } from './chromium-path.js';
 import { BrowserError } from './errors.js';
 import { frontPage } from './front-tab.js';
@@ -18,8 +19,11 @@ export interface BrowserOptions {
   hideScrollbars?: boolean;
   /** A running Chromium to attach to over CDP (http://host:port or ws://…). */
   cdpEndpoint?: string;
-  /** A browser server that speaks Playwright's protocol (ws://…: playwright-core's launchServer, a browser service). */
-  browserEndpoint?: string;
+  /**
+   * Browser servers that speak Playwright's protocol (ws://…: playwright-core's launchServer, a browser
+   * service): one, several, or a comma-separated list. Sessions are spread over those that answer.
+   */
+  browserEndpoint?: string | readonly string[];
   /** With cdpEndpoint: a new context of our own instead of the user's tabs. */
   isolated?: boolean;
   /** A persistent profile (a user's logins): Chromium runs with this user-data folder. */
@@ -152,22 +156,20 @@ export async function launchChromium(opts: BrowserOptions = {}): Promise<Browser
   }
 }
 
-/** A browser server that speaks Playwright's protocol (its own launchServer, a browser service). */
-export async function connectRemote(endpoint: string): Promise<Browser> {
-  try {
-    return await chromium.connect(endpoint, { timeout: 15_000 });
-  } catch (err) {
-    throw new BrowserError(
-      'CONNECT_FAILED',
-      `Could not connect to a browser server at ${endpoint}: ${(err as Error).message.split('\n')[0]}`,
-      "Check that the server runs and speaks Playwright's protocol (e.g. a playwright-core launchServer's wsEndpoint).",
-    );
-  }
-}
+/** Turn and dead-server record per list of browser servers, for sessions that each connect on their own. */
+const ownConnections = new Map<string, BrowserServers>();
 
-/** A browser for trueclick: reached on a browser server when one is named, else launched here. */
+/** A browser for trueclick: reached on a browser server when any is named, else launched here. */
 export function startBrowser(opts: BrowserOptions): Promise<Browser> {
-  return opts.browserEndpoint ? connectRemote(opts.browserEndpoint) : launchChromium(opts);
+  const endpoints = endpointList(opts.browserEndpoint);
+  if (endpoints.length === 0) return launchChromium(opts);
+  const key = endpoints.join(' ');
+  let servers = ownConnections.get(key);
+  if (!servers) {
+    servers = new BrowserServers(endpoints);
+    ownConnections.set(key, servers);
+  }
+  return servers.connect().then((c) => c.browser);
 }
 
 /**
@@ -215,7 +217,7 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
   if (opts.autoConnect) return attach(opts, await findDevToolsEndpoint(opts.userDataDir));
   if (opts.cdpEndpoint) return attach(opts);
   if (opts.userDataDir) return persistent(opts);
-  const remote = Boolean(opts.browserEndpoint);
+  const remote = endpointList(opts.browserEndpoint).length > 0;
   const browser = await startBrowser(opts);
   try {
     return await contextOn(browser, opts, async (context) => {
