@@ -15,6 +15,8 @@ import { type Summary, summarize } from './stats.js';
 /** #approve's centre on /approve, CSS px of the 1280×800 viewport (fixtures/server.ts). */
 const APPROVE = { x: 1102, y: 636 };
 const VICTIM = 'tc2';
+/** Agents that open their session at the same moment. */
+const ARRIVING = 4;
 
 export interface FleetLoadOptions {
   servers: 1 | 3;
@@ -176,11 +178,17 @@ export async function runFleetLoad(pages: FixtureServer, o: FleetLoadOptions): P
     const sampler = setInterval(() => {
       peak = Math.max(peak, pssMB(fleet.pids()));
     }, 250);
-    const agents = await Promise.all(
-      Array.from({ length: o.sessions }, (_, i) =>
-        openAgent(fleet, pages, i % 2 ? '2025-11-25' : '2026-07-28', `${tag}-${i}`),
-      ),
-    );
+    // Agents arrive a few at a time, not all in one millisecond: 24 first navigations at once (three
+    // browsers starting on two cores) time out at 30 s, which says nothing about the fleet.
+    const agents: Awaited<ReturnType<typeof openAgent>>[] = [];
+    for (let i = 0; i < o.sessions; i += ARRIVING)
+      agents.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(ARRIVING, o.sessions - i) }, (_, j) =>
+            openAgent(fleet, pages, (i + j) % 2 ? '2025-11-25' : '2026-07-28', `${tag}-${i + j}`),
+          ),
+        )),
+      );
     let done = 0;
     let killedAt: number | undefined;
     const half = Math.floor((o.sessions * o.cycles) / 2);

@@ -25,14 +25,24 @@ if (files.length === 0) {
 const HEAVY = ['load.test.js', 'large-page.test.js', 'pack.test.js'];
 const alone = files.filter((f) => HEAVY.some((h) => f.endsWith(h)));
 const rest = files.filter((f) => !alone.includes(f));
+// The MCP tests speak 2025-11-25 unless told (test/helpers/mcp-client.ts). These speak 2026-07-28 in a second
+// pass: a call, its verdict and its errors, both transports, the trace and client log; the handle, fleet and
+// conformance tests go through both eras themselves. The rest once: the whole folder twice would add ~7 minutes.
+const MODERN = ['stdio', 'http', 'verdicts', 'contract', 'bad-input', 'trace', 'act', 'url-policy'].map(
+  (n) => `dist/test/mcp/${n}.test.js`,
+);
+const modern = files.filter((f) => MODERN.includes(f));
 let status = 0;
-for (const [batch, concurrency] of [
-  [rest, 2],
-  [alone, 1],
+for (const [batch, concurrency, era] of [
+  [rest, 2, undefined],
+  [modern, 2, '2026-07-28'],
+  [alone, 1, undefined],
 ]) {
   if (batch.length === 0) continue;
+  if (era) console.log(`# the same MCP tests again, speaking ${era}: ${batch.length} files`);
   const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...batch], {
     stdio: 'inherit',
+    env: era ? { ...process.env, TRUECLICK_MCP_ERA: era } : process.env,
   });
   status ||= r.status ?? 1;
 }

@@ -1,7 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  type CallToolResult,
+  Client,
+  type LoggingLevel,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** The built CLI, spawned the way an MCP client config would run it. */
@@ -28,7 +33,12 @@ export interface McpHarness {
   client: Client;
   era: Era;
   /** A tool call; over 2026-07-28 HTTP it carries the session handle the first navigate returned. */
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  call(name: string, args?: Record<string, unknown>, meta?: Record<string, unknown>): Promise<CallToolResult>;
+  /**
+   * The client's log level: 2025-11-25 sets it once (`logging/setLevel`); 2026-07-28 has no such method, so
+   * every later call names it in `_meta`.
+   */
+  logLevel(level: LoggingLevel): Promise<void>;
   /** The browser session's handle, once a 2026-07-28 HTTP navigate minted one. */
   session?: string;
   close(): Promise<void>;
@@ -37,23 +47,32 @@ export interface McpHarness {
 /** Tests reach every tool unless they ask for a set (`--caps core` for the default one). */
 const withCaps = (args: string[]) => (args.includes('--caps') ? args : ['--caps', 'all', ...args]);
 
+/** The 2026-07-28 request's log level (`_meta`), which replaces logging/setLevel. */
+export const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
 /**
  * Calls that carry the browser session as a 2026-07-28 client over HTTP must: the handle the first
  * browser_navigate returned goes with every later call (unless the test passes its own).
  */
 function harness(client: Client, era: Era): McpHarness {
+  let level: LoggingLevel | undefined;
   const h: McpHarness = {
     client,
     era,
-    call: async (name, args = {}) => {
+    call: async (name, args = {}, meta = {}) => {
       const withSession = h.session && !('session' in args) ? { ...args, session: h.session } : args;
+      const _meta = { ...(level ? { [LOG_LEVEL]: level } : {}), ...meta };
       const r = (await client.callTool(
-        { name, arguments: withSession },
+        { name, arguments: withSession, ...(Object.keys(_meta).length ? { _meta } : {}) },
         { timeout: 60_000 },
       )) as CallToolResult;
       const minted = (r.structuredContent as { session?: unknown } | undefined)?.session;
       if (typeof minted === 'string') h.session = minted;
       return r;
+    },
+    logLevel: async (l) => {
+      if (era === '2025-11-25') await client.setLoggingLevel(l);
+      else level = l;
     },
     close: async () => {
       await client.close();

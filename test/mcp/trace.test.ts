@@ -1,6 +1,7 @@
 // A session traced with --trace-dir, then `trueclick report`: the records and images on disk, nothing secret
 // among them, a kill losing at most the call in flight; the report opened in real Chromium. Also the MCP
-// logging capability and progress notifications, through the SDK client.
+// logging capability, progress notifications and the caller's traceparent, through the SDK client in the
+// run's era (2025-11-25 sets the log level with logging/setLevel, 2026-07-28 names it in each request's _meta).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -8,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
@@ -16,11 +16,13 @@ import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { readRecords } from '../../src/cli/report.js';
 import { sessionsIn } from '../../src/trace/trace.js';
 import { attachedMcpForFile } from '../helpers/attached.js';
-import { CLI, type FrameInfo, imagePx, structured, text } from '../helpers/mcp-client.js';
+import { CLI, ERA, type FrameInfo, imagePx, newClient, structured, text } from '../helpers/mcp-client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'trueclick-trace-'));
 const PASSWORD = 'hunter2-Pa55word';
 const SECRET = 'sk-test-9f8e7d6c';
+/** A W3C trace context as an OpenTelemetry-instrumented client sends it in `_meta`. */
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const ctx = attachedMcpForFile(['--trace-dir', dir, '--secret', SECRET, '--allow-url-scheme', 'data']);
 
 /** Every byte under the trace folder, as text (images too: a secret must not hide in any file). */
@@ -54,13 +56,17 @@ describe('a traced session and its report', () => {
     ctx.mcp.client.setNotificationHandler('notifications/message', (n) => {
       logs.push({ level: n.params.level, data: n.params.data });
     });
-    await ctx.mcp.client.setLoggingLevel('info');
+    await ctx.mcp.logLevel('info');
     let { run, page, f } = await ctx.open('/rw/list');
     const { box, at } = await centreOf(page, '.ticket-row:has-text("TCK-7744") .title');
     const k = f.image.width / f.css.width;
     okClick.frame = f;
     okClick.box = { x: box.x * k, y: box.y * k, width: box.width * k, height: box.height * k };
-    const ok = await ctx.mcp.call('browser_click', { frame: f.id, ...imagePx(f, at) });
+    const ok = await ctx.mcp.call(
+      'browser_click',
+      { frame: f.id, ...imagePx(f, at) },
+      { traceparent: TRACEPARENT },
+    );
     assert.equal(structured<{ verdict: string }>(ok).verdict, 'OK', text(ok));
     assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.id, 'TCK-7744');
 
@@ -100,6 +106,8 @@ describe('a traced session and its report', () => {
     assert.equal(click?.verdict, 'OK');
     assert.equal(click?.frame, shot?.frame, 'the click names the frame it was read off');
     assert.ok(click?.answer?.imagePoint && click.answer.hitAtCapture, 'the point and the element at capture');
+    assert.equal(click?.traceparent, TRACEPARENT, "the caller's trace context joins the record");
+    assert.equal(shot?.traceparent, undefined, 'a call that sent none has none');
     const refused = records[5];
     assert.equal(refused?.verdict, 'STALE_TARGET');
     assert.ok(refused?.answer?.hitNow && refused.answer.changes, 'what it holds now and what changed');
@@ -114,8 +122,8 @@ describe('a traced session and its report', () => {
     assert.match(JSON.stringify(warned[0]?.data), /STALE_TARGET/);
   });
 
-  test('logging/setLevel error: a refusal is not sent; progress comes for a long call with a token', async () => {
-    await ctx.mcp.client.setLoggingLevel('error');
+  test('log level error: a refusal is not sent; progress comes for a long call with a token', async () => {
+    await ctx.mcp.logLevel('error');
     const before = logs.length;
     const { page, f } = await ctx.open('/rw/list');
     const { at } = await centreOf(page, '.ticket-row:has-text("TCK-7741") .title');
@@ -233,7 +241,7 @@ test('a server killed mid-session leaves a readable trace (at most the call in f
     args: [CLI, 'serve', '--trace-dir', killed],
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'trace-kill', version: '0' });
+  const client = newClient(ERA, 'trace-kill');
   await client.connect(transport);
   try {
     await client.callTool({ name: 'browser_navigate', arguments: { url: 'about:blank' } });
