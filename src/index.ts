@@ -1,7 +1,10 @@
 // trueclick as a library: the same session, frames and verdicts the MCP tools use.
+
 export type { ActRequest, ActResult, StepOutcome, StepStatus } from './actions/act/act.js';
 export { runAct } from './actions/act/act.js';
 export { familyReply } from './actions/act/act-reply.js';
+export type { ApprovalRequest } from './actions/approval/request.js';
+export type { ApprovePresses } from './actions/approval/rule.js';
 export { ActionError } from './actions/check/errors.js';
 export type { Expect } from './actions/check/expect.js';
 export {

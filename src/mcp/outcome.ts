@@ -5,7 +5,14 @@ import { ERROR_VERDICTS, type Verdict } from '../actions/check/verdicts.js';
 // its own fields, so tools/list publishes the contract and the SDK client checks every answer against it.
 
 /** Verdicts of an action on a point that refused it: nothing was sent. */
-const REFUSALS = ['STALE_TARGET', 'COVERED', 'MISSED_TARGET', 'FRAME_MISMATCH', 'DISABLED'] as const;
+const REFUSALS = [
+  'STALE_TARGET',
+  'COVERED',
+  'MISSED_TARGET',
+  'FRAME_MISMATCH',
+  'DISABLED',
+  'DECLINED',
+] as const;
 /** Verdicts of an action that was sent: it reached another element, or where it landed is not confirmed. */
 const AFTER_SENDING = ['LANDED_ELSEWHERE', 'UNVERIFIED'] as const;
 

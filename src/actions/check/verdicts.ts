@@ -21,7 +21,9 @@ export type Verdict =
   /** The element under the point cannot act (disabled, inert, read-only for typing): nothing was pressed. */
   | 'DISABLED'
   /** The click was sent but where it landed could not be confirmed: look before retrying. */
-  | 'UNVERIFIED';
+  | 'UNVERIFIED'
+  /** The press asked a person first (the approval gate) and they said no: nothing was pressed. */
+  | 'DECLINED';
 
 /** The verdict of a call that failed before or instead of acting, by what kind of failure it was. */
 export const ERROR_VERDICTS = {
@@ -103,6 +105,8 @@ export interface ClickReport {
   setAside?: SetAside[];
   /** A point only pixels vouch for (a canvas): what the pixel guard compared, and the window it left open. */
   pixels?: PixelCheck;
+  /** The press asked a person first (approval/gate.ts): their answer, its route and timing. */
+  approval?: ApprovalRecord;
   /** The click navigated: where the page went. */
   navigation?: {
     url?: string;
@@ -114,6 +118,22 @@ export interface ClickReport {
     /** It was the iframe holding the element that navigated, not the page. */
     frame?: boolean;
   };
+}
+
+/** What the answer and the trace say of an approval. */
+export interface ApprovalRecord {
+  reason: string;
+  route: string;
+  approved: boolean;
+  sentence: string;
+  /** How long the person took, ms. */
+  waitedMs: number;
+  /** How old the frame was at the yes (or the no), ms. */
+  frameAgeAtAnswerMs: number | null;
+  /** From the yes to the press (the re-read in between), ms; set when the press is sent. */
+  yesToPressMs?: number;
+  /** Clock (ms since the epoch) of the yes. */
+  answeredAt: number;
 }
 
 export const fmt = (n: number) => (Math.round(n * 10) / 10).toFixed(1).replace(/\.0$/, '');

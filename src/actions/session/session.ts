@@ -9,6 +9,10 @@ import { type Capture, type CaptureOptions, captureFrame } from '../../browser/s
 import { markColour } from '../../image/draw.js';
 import { drawMarks } from '../../image/marks.js';
 import type { TraceOptions } from '../../trace/trace.js';
+import type { Approver } from '../approval/gate.js';
+import type { ApprovalRequest } from '../approval/request.js';
+import type { ApprovePresses } from '../approval/rule.js';
+import { approvalScope } from '../approval/scope.js';
 import { ActionError } from '../check/errors.js';
 import { MissLog } from '../check/misses.js';
 import { type ActionContext, frameIn } from '../check/target.js';
@@ -49,6 +53,15 @@ export interface SessionOptions extends BrowserOptions {
   browserSource?: () => Promise<BrowserHandle>;
   /** Trace every action to a session folder in trace.dir (as `serve --trace-dir`); `trueclick report` reads it. */
   trace?: TraceOptions;
+  /**
+   * Asks a person before a press the approval rule names (approval/rule.ts): resolve true to press, false to
+   * press nothing (DECLINED). At the yes the whole check runs again against the frame.
+   */
+  approve?: (request: ApprovalRequest) => Promise<boolean>;
+  /** Which presses `approve` is asked about: 'destructive' (the default) or 'all'. */
+  approvePresses?: ApprovePresses;
+  /** Presses whose control's name or text matches also ask. */
+  approveWhen?: RegExp;
 }
 
 /**
@@ -276,7 +289,18 @@ export class TrueclickSession {
   }
 
   click(req: ClickRequest): Promise<WithEffects<ClickReport>> {
-    return this.reported((ctx) => guardedClick(ctx, req));
+    const approver = approvalScope.getStore() ?? this.approver;
+    return this.reported((ctx) => guardedClick(ctx, req, approver));
+  }
+
+  /** The library's own approver, from `approve`; an MCP call brings its own (approvalScope). */
+  private get approver(): Approver | undefined {
+    const { approve, approvePresses, approveWhen } = this.options;
+    if (!approve) return undefined;
+    return {
+      policy: { presses: approvePresses ?? 'destructive', ...(approveWhen ? { when: approveWhen } : {}) },
+      ask: async (request) => ({ approved: (await approve(request)) === true, route: 'callback' }),
+    };
   }
 
   async point(req: ClickRequest): Promise<ClickReport> {

@@ -1,5 +1,6 @@
 import { release } from '../../browser/identity/hit-test.js';
 import { dispatchClick } from '../../browser/plumbing/input.js';
+import { type Approver, approvalGate } from '../approval/gate.js';
 import type { Attempt, Intent } from '../check/attempt.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
@@ -21,10 +22,21 @@ export function clickIntent(req: ClickRequest): ClickIntent {
   };
 }
 
-/** The guarded click (SPEC S4): the shared check (pipeline.ts), then dispatch and verify. */
-export async function guardedClick(ctx: ActionContext, req: ClickRequest): Promise<ClickReport> {
-  const { attempt, refusal } = await checkPoint(ctx, req, clickIntent(req));
-  return refusal ?? dispatchAndVerify(attempt);
+/**
+ * The guarded click (SPEC S4): the shared check (pipeline.ts), a person's yes where the press asks for one
+ * (approval/gate.ts, which checks again at the yes), then dispatch and verify.
+ */
+export async function guardedClick(
+  ctx: ActionContext,
+  req: ClickRequest,
+  approver?: Approver,
+): Promise<ClickReport> {
+  const intent = clickIntent(req);
+  const { attempt, refusal } = await checkPoint(ctx, req, intent);
+  if (refusal) return refusal;
+  if (!approver) return dispatchAndVerify(attempt);
+  const gated = await approvalGate(ctx, req, intent, attempt, approver);
+  return gated.report ?? dispatchAndVerify(gated.attempt);
 }
 
 /** browser_point: the same check, stopping before anything is sent; no guard that could block input is armed. */
@@ -41,6 +53,7 @@ async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
   const intent = a.intent as ClickIntent;
   const watch = watchOutcome(a);
   report.dispatched = vp;
+  if (report.approval) report.approval.yesToPressMs = Date.now() - report.approval.answeredAt;
   pixelWindow(a);
   let sent: Awaited<ReturnType<typeof dispatchClick>>;
   try {

@@ -38,6 +38,8 @@ export interface ElementFacts {
   blocked?: { reason: 'disabled' | 'fieldset' | 'aria-disabled' | 'inert'; tag: string; text: string };
   /** A text field that takes no typing (`readonly`); live side only. */
   readonly?: true;
+  /** The form a press of this submit control sends (its method and where); live side only. */
+  submits?: { method: string; action: string };
   /** Bounding box in CSS viewport px at the time the facts were read. */
   rect?: { x: number; y: number; width: number; height: number };
   /**

@@ -79,6 +79,17 @@ function guardMain(
     if (stop) out.blocked = { reason: stop.reason, tag: stop.by.nodeName, text: k.text(stop.by) };
     if ((el.nodeName === 'INPUT' || el.nodeName === 'TEXTAREA') && (el as HTMLInputElement).readOnly)
       out.readonly = true;
+    // What the approval gate asks about (a POST form's submit): the control the press reaches.
+    const submit = (actionable?.node ?? el) as HTMLButtonElement;
+    if (
+      (submit.nodeName === 'BUTTON' || submit.nodeName === 'INPUT') &&
+      submit.type === 'submit' &&
+      submit.form
+    )
+      out.submits = {
+        method: (submit.getAttribute('formmethod') ?? submit.form.method ?? 'get').toLowerCase(),
+        action: submit.formAction || submit.form.action,
+      };
     out.rect = rectOf(el);
     const rec = shared.recordParts ? k.record(el)?.node : undefined;
     if (rec) out.partTimes = k.partOwners(rec).map((o) => ticks.get(o) ?? []);

@@ -1,0 +1,70 @@
+import { release } from '../../browser/identity/hit-test.js';
+import type { Attempt, Intent } from '../check/attempt.js';
+import { checkPoint } from '../check/pipeline.js';
+import type { ActionContext, ClickRequest } from '../check/target.js';
+import type { ApprovalRecord, ClickReport } from '../check/verdicts.js';
+import { type ApprovalRequest, ageOf, approvalRequest, controlFacts } from './request.js';
+import { type ApprovalPolicy, approvalReason } from './rule.js';
+
+/** How the person answered, and by which route (a library callback, an elicitation, the approval page). */
+export interface ApprovalAnswer {
+  approved: boolean;
+  route: string;
+}
+
+/** Who asks the person, for one session or one call. */
+export interface Approver {
+  policy: ApprovalPolicy;
+  ask(request: ApprovalRequest): Promise<ApprovalAnswer>;
+}
+
+/**
+ * A checked press that needs a person's yes: ask, and at the yes run the whole check again against the
+ * frame, so what is pressed is what the person was shown, in the world as it is at that moment. Returns
+ * the attempt to press, or the answer that presses nothing.
+ */
+export async function approvalGate(
+  ctx: ActionContext,
+  req: ClickRequest,
+  intent: Intent,
+  checked: Attempt,
+  approver: Approver,
+): Promise<{ attempt: Attempt; report?: undefined } | { report: ClickReport; attempt?: undefined }> {
+  const reason = approvalReason(approver.policy, controlFacts(checked));
+  if (!reason) return { attempt: checked };
+  const request = await approvalRequest(checked, reason);
+  // The person may take minutes: no guard stays armed on the page meanwhile.
+  if (checked.live) await release(checked.live);
+  const asked = Date.now();
+  const answer = await approver.ask(request);
+  const answeredAt = Date.now();
+  const frameAge = checked.frame ? answeredAt - checked.frame.capture.capturedAt : null;
+  const record: ApprovalRecord = {
+    reason,
+    route: answer.route,
+    approved: answer.approved,
+    sentence: request.sentence,
+    waitedMs: answeredAt - asked,
+    frameAgeAtAnswerMs: frameAge,
+    answeredAt,
+  };
+  const after = frameAge !== null ? ` ${ageOf(frameAge)} after frame ${checked.report.frame}` : '';
+  if (!answer.approved)
+    return {
+      report: {
+        ...checked.report,
+        verdict: 'DECLINED',
+        dispatched: null,
+        approval: record,
+        message: `The person declined${after}: ${request.sentence} Nothing was pressed. Do not retry this press; ask the user what to do instead.`,
+      },
+    };
+  const again = await checkPoint(ctx, req, intent);
+  again.attempt.report.approval = record;
+  if (again.refusal) {
+    again.refusal.approval = record;
+    again.refusal.message = `Approved${after}, but the page is not what the person was shown, so nothing was pressed: ${again.refusal.message}`;
+    return { report: again.refusal };
+  }
+  return { attempt: again.attempt };
+}

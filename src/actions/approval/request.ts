@@ -1,0 +1,110 @@
+import sharp from 'sharp';
+import { type Hit, toHit } from '../../browser/identity/element-facts.js';
+import { drawLabels } from '../../image/draw.js';
+import type { Attempt } from '../check/attempt.js';
+import type { Point } from '../check/verdicts.js';
+import type { ControlFacts } from './rule.js';
+
+/** What a person is asked to approve: the press as the frame showed it, never bare coordinates. */
+export interface ApprovalRequest {
+  /** "click", "double-click", "right-click". */
+  action: string;
+  /** The control and its record as the frame showed them (what the model saw), else as the page has them. */
+  control: Hit;
+  /** Why this press asks (rule.ts). */
+  reason: string;
+  frame: string | null;
+  /** How old the frame was when the person was asked, ms. */
+  frameAgeMs: number | null;
+  point: Point | null;
+  imagePoint: Point | null;
+  /** The frame's image around the point, the point marked (PNG, base64); absent without a kept frame image. */
+  crop?: { base64: string; width: number; height: number };
+  /** One sentence for the person: `Click "Delete" in row "TCK-7741 Printer jams" (frame f3, 12 s old).` */
+  sentence: string;
+}
+
+/** Image px around the point the crop keeps on each side (a row and its neighbours at DPR 2). */
+const CROP_HALF = { width: 360, height: 180 };
+
+export function controlFacts(a: Attempt): ControlFacts {
+  const at = a.captured?.facts ?? a.seen ?? a.live;
+  const hit = at ? toHit(at) : null;
+  const live = a.live ?? a.seen;
+  return {
+    name: hit?.name ?? '',
+    text: hit?.text ?? '',
+    role: hit?.role ?? '',
+    ...(at?.overlay?.label ? { overlay: at.overlay.label } : {}),
+    ...(live?.submits ? { submits: live.submits } : {}),
+  };
+}
+
+export async function approvalRequest(a: Attempt, reason: string): Promise<ApprovalRequest> {
+  const at = a.captured?.facts ?? a.seen ?? a.live;
+  const control: Hit = at ? toHit(at) : { tag: '', text: '', role: '', name: '', nodeId: 0 };
+  const { report, frame } = a;
+  const action = actionOf(a);
+  const frameAgeMs = frame ? Date.now() - frame.capture.capturedAt : null;
+  const crop =
+    frame?.image && report.imagePoint ? await cropAround(frame.image, report.imagePoint) : undefined;
+  return {
+    action,
+    control,
+    reason,
+    frame: report.frame,
+    frameAgeMs,
+    point: report.point,
+    imagePoint: report.imagePoint,
+    ...(crop ? { crop } : {}),
+    sentence: sentenceOf(action, control, at?.recordTag, report.frame, frameAgeMs),
+  };
+}
+
+function actionOf(a: Attempt): string {
+  const i = a.intent;
+  if (i.kind !== 'click') return i.kind;
+  if (i.button === 'right') return 'right-click';
+  return i.count === 2 ? 'double-click' : 'click';
+}
+
+function sentenceOf(
+  action: string,
+  c: Hit,
+  recordTag: string | undefined,
+  frame: string | null,
+  ageMs: number | null,
+): string {
+  const what = c.name || c.text || c.tag;
+  const kind =
+    recordTag?.toLowerCase() === 'tr' ? 'row' : recordTag?.toLowerCase() === 'li' ? 'list item' : 'record';
+  const record = c.context && c.context !== what ? ` in ${kind} "${c.context}"` : '';
+  const seen = frame ? ` (frame ${frame}${ageMs !== null ? `, ${ageOf(ageMs)} old` : ''})` : '';
+  return `${action[0]?.toUpperCase()}${action.slice(1)} "${what}"${c.overlay ? ` in ${c.overlay}` : ''}${record}${seen}.`;
+}
+
+/** 850 ms, 12 s, 4 min 5 s: how a person reads an age. */
+export function ageOf(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+}
+
+async function cropAround(imageB64: string, p: Point): Promise<ApprovalRequest['crop']> {
+  const png = Buffer.from(imageB64, 'base64');
+  const meta = await sharp(png).metadata();
+  const W = meta.width ?? 0;
+  const H = meta.height ?? 0;
+  const left = clamp(Math.round(p.x - CROP_HALF.width), 0, Math.max(0, W - 2 * CROP_HALF.width));
+  const top = clamp(Math.round(p.y - CROP_HALF.height), 0, Math.max(0, H - 2 * CROP_HALF.height));
+  const width = Math.min(2 * CROP_HALF.width, W - left);
+  const height = Math.min(2 * CROP_HALF.height, H - top);
+  const cut = await sharp(png).extract({ left, top, width, height }).png().toBuffer();
+  const marked = await drawLabels(cut, [
+    { box: { x: p.x - left, y: p.y - top, width: 0, height: 0 }, text: '', colour: '#e6194b', point: true },
+  ]);
+  return { base64: marked.toString('base64'), width, height };
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);
