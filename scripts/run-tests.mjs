@@ -28,9 +28,17 @@ const rest = files.filter((f) => !alone.includes(f));
 // The MCP tests speak 2025-11-25 unless told (test/helpers/mcp-client.ts). These speak 2026-07-28 in a second
 // pass: a call, its verdict and its errors, both transports, the trace and client log; the handle, fleet and
 // conformance tests go through both eras themselves. The rest once: the whole folder twice would add ~7 minutes.
-const MODERN = ['stdio', 'http', 'verdicts', 'contract', 'bad-input', 'trace', 'act', 'url-policy'].map(
-  (n) => `dist/test/mcp/${n}.test.js`,
-);
+const MODERN = [
+  'stdio',
+  'http',
+  'verdicts',
+  'contract',
+  'bad-input',
+  'trace',
+  'act',
+  'url-policy',
+  'approval',
+].map((n) => `dist/test/mcp/${n}.test.js`);
 const modern = files.filter((f) => MODERN.includes(f));
 let status = 0;
 for (const [batch, concurrency, era] of [

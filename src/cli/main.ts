@@ -103,6 +103,11 @@ browserOptions(
       parseInstance,
     )
     .option(
+      '--approve <which>',
+      'ask the person before a press: destructive (delete, buy, send, a POST form, …), all, or off (default)',
+    )
+    .option('--approve-when <regex>', 'presses whose control name matches ask too')
+    .option(
       '--fleet-secret <secret>',
       "with --http: the key every server of a fleet shares, to tell a forged handle from another server's (or TRUECLICK_FLEET_SECRET; default: random)",
     )

@@ -1,3 +1,4 @@
+import type { SessionOptions } from '../actions/session/session.js';
 import { ExtensionRelay } from '../browser/extension/relay.js';
 import { sharedTabs } from '../browser/extension/share.js';
 import { parseCaps } from '../mcp/caps.js';
@@ -20,6 +21,8 @@ export interface ServeFlags extends BrowserFlags {
   sessionIdleS?: number;
   instance?: string;
   fleetSecret?: string;
+  approve?: string;
+  approveWhen?: string;
 }
 
 /** Flags that would change or replace the user's browser, which --extension leaves as it is. */
@@ -40,6 +43,26 @@ const EXTENSION_CLASHES = [
 
 const MIN_FLEET_SECRET = 16;
 
+/** --approve and --approve-when, checked: which presses the person is asked about first. */
+function approvalOptions(flags: ServeFlags): Pick<SessionOptions, 'approvePresses' | 'approveWhen'> {
+  const which = flags.approve ?? 'off';
+  if (!['off', 'destructive', 'all'].includes(which))
+    throw new Error(`--approve takes off, destructive or all, not ${JSON.stringify(which)}.`);
+  let when: RegExp | undefined;
+  if (flags.approveWhen !== undefined) {
+    try {
+      when = new RegExp(flags.approveWhen, 'iu');
+    } catch (err) {
+      throw new Error(`--approve-when is not a regular expression: ${(err as Error).message}`);
+    }
+  }
+  if (which === 'off' && !when) return {};
+  return {
+    approvePresses: which === 'all' ? 'all' : 'destructive',
+    ...(when ? { approveWhen: when } : {}),
+  };
+}
+
 const flagName = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 export async function serve(flags: ServeFlags): Promise<void> {
@@ -50,6 +73,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     );
   });
   const options = sessionOptions(flags);
+  Object.assign(options, approvalOptions(flags));
   const caps = parseCaps(flags.caps);
   const secrets = [...(flags.secret ?? []), ...(process.env.TRUECLICK_SECRETS ?? '').split(',')].filter(
     Boolean,

@@ -6,6 +6,7 @@ import { type SessionOptions, TrueclickSession } from '../actions/session/sessio
 import { hostName, LOOPBACK, sameSecret } from '../browser/plumbing/local-http.js';
 import { SharedBrowser } from '../browser/plumbing/shared-browser.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
+import { approvalOf } from './approval.js';
 import type { Cap } from './caps.js';
 import { giveBackMemorySoon } from './give-back.js';
 import { checkInstance, type HandleKeys, randomInstance } from './handles.js';
@@ -158,7 +159,8 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
         const trace = newTrace();
         return { session: newSession(), ...(trace ? { trace } : {}) };
       });
-  const modern = createMcpHandler(() => createMcpServer(modernSource, http.caps), {
+  const approval = approvalOf(options, keys.secret);
+  const modern = createMcpHandler(() => createMcpServer(modernSource, http.caps, approval), {
     legacy: 'reject',
     onerror,
     maxRequestBodySize: MAX_BODY_BYTES,
@@ -250,7 +252,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
       if (session !== sharedSession) void session.close().finally(() => giveBackMemorySoon());
     };
     try {
-      await createMcpServer(oneSession(session, trace), http.caps).connect(transport);
+      await createMcpServer(oneSession(session, trace), http.caps, approval).connect(transport);
       await transport.handleRequest(req, res, body);
     } finally {
       release();

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { TrueclickSession } from '../actions/session/session.js';
 import { TrueclickError } from '../geometry/index.js';
+import { ApprovalNeeded } from './approval.js';
 import { checkArguments } from './arguments.js';
 import { ALL_CAPS, type Cap } from './caps.js';
 import { errorResult } from './response.js';
@@ -65,6 +66,8 @@ export async function runTool(
     const result = await queued(session, signal, () => tool.handle(session, args, { signal }));
     return withNotice(session, result);
   } catch (err) {
+    // The person is asked first: the call answers input_required, not an error.
+    if (err instanceof ApprovalNeeded) throw err;
     const frame = typeof args.frame === 'string' ? { frame: args.frame } : {};
     const told = await session.explain(err);
     return withNotice(session, errorResult(told, tool.undone, { ...tool.refusalShape, ...frame }));

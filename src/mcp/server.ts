@@ -7,10 +7,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { approvalScope } from '../actions/approval/scope.js';
 import type { TrueclickSession } from '../actions/session/session.js';
 import { TrueclickError } from '../geometry/index.js';
 import type { Trace } from '../trace/trace.js';
 import { VERSION } from '../version.js';
+import { ApprovalNeeded, askPerson, callApprover, type McpApproval, spendAnswer } from './approval.js';
 import { type Cap, DEFAULT_CAPS, enableHint } from './caps.js';
 import { SESSION_HEADER, START_AGAIN } from './handles.js';
 import { observeCall, progressOf, traceparentOf } from './observe.js';
@@ -163,13 +165,21 @@ function withMinted(result: CallToolResult, handle: string): CallToolResult {
  * same structured refusal as any other (run-tool.ts). One is built per stdio connection, per 2025-11-25
  * HTTP session, and per 2026-07-28 HTTP request; the tool list is built once.
  */
-export function createMcpServer(source: SessionSource, caps: ReadonlySet<Cap> = DEFAULT_CAPS): Server {
+export function createMcpServer(
+  source: SessionSource,
+  caps: ReadonlySet<Cap> = DEFAULT_CAPS,
+  approval?: McpApproval,
+): Server {
   const server = new Server(
     { name: 'trueclick', version: VERSION },
     {
       capabilities: { tools: {}, logging: {} },
       instructions: instructions(caps, source.handles),
       cacheHints: { 'tools/list': TOOLS_CACHE },
+      // A requestState that fails its HMAC, its binding or its time is refused before the handler runs.
+      ...(approval
+        ? { requestState: { verify: (s: string, c: ServerContext) => approval.codec.verify(s, c) } }
+        : {}),
     },
   );
   const tools = toolsOf(caps, source.handles);
@@ -207,6 +217,7 @@ export function createMcpServer(source: SessionSource, caps: ReadonlySet<Cap> = 
     }
     let bound: BoundSession;
     try {
+      if (approval) spendAnswer(approval, ctx);
       bound = await source.bind(name, handle, ctx);
     } catch (err) {
       return errorResult(err, tool.undone, tool.refusalShape);
@@ -215,7 +226,16 @@ export function createMcpServer(source: SessionSource, caps: ReadonlySet<Cap> = 
     const meta = request.params._meta as Record<string, unknown> | undefined;
     const stop = progressOf(name, args, request.params._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
     try {
-      const result = await runTool(tool, bound.session, args, ctx.mcpReq.signal, caps).finally(stop);
+      const run = () => runTool(tool, bound.session, args, ctx.mcpReq.signal, caps);
+      let result: CallToolResult;
+      try {
+        result = await (approval ? approvalScope.run(callApprover(approval, ctx, name), run) : run()).finally(
+          stop,
+        );
+      } catch (err) {
+        if (approval && err instanceof ApprovalNeeded) return askPerson(approval, ctx, name, err);
+        throw err;
+      }
       await observeCall(
         {
           session: bound.session,

@@ -1,6 +1,7 @@
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import { type SessionOptions, TrueclickSession } from '../actions/session/session.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
+import { approvalOf } from './approval.js';
 import type { Cap } from './caps.js';
 import { createMcpServer, oneSession } from './server.js';
 
@@ -16,7 +17,8 @@ export async function serveStdio(
   const session = new TrueclickSession(options);
   const source = oneSession(session, trace ? new Trace(trace) : undefined);
   let ending = false;
-  const served = serveBothEras(() => createMcpServer(source, caps), {
+  const approval = approvalOf(options);
+  const served = serveBothEras(() => createMcpServer(source, caps, approval), {
     // A client that closed our stdout is gone: that is the end of the session, not an error to report.
     onerror: (err) => {
       if ((err as NodeJS.ErrnoException).code === 'EPIPE' || /EPIPE/.test(err.message)) void shutdown();

@@ -5,11 +5,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
-import { type FrameInfo, frameOf, type McpHarness, startStdio, text } from './mcp-client.js';
+import { ERA, type FrameInfo, frameOf, type McpHarness, startStdio, text } from './mcp-client.js';
 
 /**
  * A headless Chromium with a DevTools port, started by the test: trueclick attaches to it over
@@ -108,7 +109,7 @@ export interface AttachedMcp {
  * One fixture server, one Chromium the test started, and `trueclick serve` over stdio attached to it at
  * devicePixelRatio 2, for a test file; filled in by `before`.
  */
-export function attachedMcpForFile(serveArgs: string[] = []): AttachedMcp {
+export function attachedMcpForFile(serveArgs: string[] = [], capabilities?: ClientCapabilities): AttachedMcp {
   let n = 0;
   const ctx = {} as AttachedMcp;
   ctx.open = async (path, query = {}) => {
@@ -126,13 +127,11 @@ export function attachedMcpForFile(serveArgs: string[] = []): AttachedMcp {
   before(async () => {
     ctx.srv = await startFixtureServer();
     ctx.chrome = await startAttachedBrowser();
-    ctx.mcp = await startStdio([
-      '--cdp-endpoint',
-      ctx.chrome.endpoint,
-      '--device-scale-factor',
-      '2',
-      ...serveArgs,
-    ]);
+    ctx.mcp = await startStdio(
+      ['--cdp-endpoint', ctx.chrome.endpoint, '--device-scale-factor', '2', ...serveArgs],
+      ERA,
+      capabilities,
+    );
   });
   after(async () => {
     await ctx.mcp?.close();

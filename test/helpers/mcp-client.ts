@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import {
   type CallToolResult,
   Client,
+  type ClientCapabilities,
   type LoggingLevel,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
@@ -22,10 +23,17 @@ export const ERAS: readonly Era[] = ['2025-11-25', '2026-07-28'];
 export const ERA: Era = process.env.TRUECLICK_MCP_ERA === '2026-07-28' ? '2026-07-28' : '2025-11-25';
 
 /** A v2 SDK Client that speaks `era` and nothing else (a 2026 pin never falls back to initialize). */
-export function newClient(era: Era = ERA, name = 'trueclick-test'): Client {
+export function newClient(
+  era: Era = ERA,
+  name = 'trueclick-test',
+  capabilities?: ClientCapabilities,
+): Client {
   return new Client(
     { name, version: '0.0.0' },
-    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    {
+      ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      ...(capabilities ? { capabilities } : {}),
+    },
   );
 }
 
@@ -82,8 +90,12 @@ function harness(client: Client, era: Era): McpHarness {
 }
 
 /** A real SDK Client talking to `trueclick serve` over stdio, in the run's era unless told. */
-export async function startStdio(serveArgs: string[] = [], era: Era = ERA): Promise<McpHarness> {
-  const client = newClient(era);
+export async function startStdio(
+  serveArgs: string[] = [],
+  era: Era = ERA,
+  capabilities?: ClientCapabilities,
+): Promise<McpHarness> {
+  const client = newClient(era, undefined, capabilities);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'serve', ...withCaps(serveArgs)],

@@ -16,6 +16,11 @@ export interface ApprovalAnswer {
 export interface Approver {
   policy: ApprovalPolicy;
   ask(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /**
+   * The call already carries the person's answer (an MCP retry): a press the first check refuses is still
+   * answered as approved-but-moved, not as if nobody had been asked.
+   */
+  answered?: boolean;
 }
 
 /**
@@ -27,14 +32,16 @@ export async function approvalGate(
   ctx: ActionContext,
   req: ClickRequest,
   intent: Intent,
-  checked: Attempt,
+  first: { attempt: Attempt; refusal: ClickReport | null },
   approver: Approver,
 ): Promise<{ attempt: Attempt; report?: undefined } | { report: ClickReport; attempt?: undefined }> {
+  const { attempt: checked, refusal: refusedFirst } = first;
+  if (refusedFirst && !approver.answered) return { report: refusedFirst };
   const reason = approvalReason(approver.policy, controlFacts(checked));
-  if (!reason) return { attempt: checked };
+  if (!reason) return refusedFirst ? { report: refusedFirst } : { attempt: checked };
   const request = await approvalRequest(checked, reason);
   // The person may take minutes: no guard stays armed on the page meanwhile.
-  if (checked.live) await release(checked.live);
+  if (checked.live && !refusedFirst) await release(checked.live);
   const asked = Date.now();
   const answer = await approver.ask(request);
   const answeredAt = Date.now();
@@ -59,7 +66,9 @@ export async function approvalGate(
         message: `The person declined${after}: ${request.sentence} Nothing was pressed. Do not retry this press; ask the user what to do instead.`,
       },
     };
-  const again = await checkPoint(ctx, req, intent);
+  const again = refusedFirst
+    ? { attempt: checked, refusal: refusedFirst }
+    : await checkPoint(ctx, req, intent);
   again.attempt.report.approval = record;
   if (again.refusal) {
     again.refusal.approval = record;

@@ -32,10 +32,9 @@ export async function guardedClick(
   approver?: Approver,
 ): Promise<ClickReport> {
   const intent = clickIntent(req);
-  const { attempt, refusal } = await checkPoint(ctx, req, intent);
-  if (refusal) return refusal;
-  if (!approver) return dispatchAndVerify(attempt);
-  const gated = await approvalGate(ctx, req, intent, attempt, approver);
+  const first = await checkPoint(ctx, req, intent);
+  if (!approver) return first.refusal ?? dispatchAndVerify(first.attempt);
+  const gated = await approvalGate(ctx, req, intent, first, approver);
   return gated.report ?? dispatchAndVerify(gated.attempt);
 }
 
