@@ -7,7 +7,11 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ApprovalAnswer, Approver } from '../actions/approval/gate.js';
+import {
+  type ApprovalAnswer,
+  ApprovalPending as ApprovalNeeded,
+  type Approver,
+} from '../actions/approval/gate.js';
 import type { ApprovalRequest } from '../actions/approval/request.js';
 import type { ApprovalPolicy } from '../actions/approval/rule.js';
 import type { SessionOptions } from '../actions/session/session.js';
@@ -49,11 +53,7 @@ const SCHEMA = {
 };
 
 /** Raised inside a call whose press needs a person and has no answer yet: the call answers input_required. */
-export class ApprovalNeeded extends Error {
-  constructor(readonly request: ApprovalRequest) {
-    super(`approval needed: ${request.sentence}`);
-  }
-}
+export { ApprovalPending as ApprovalNeeded } from '../actions/approval/gate.js';
 
 /** The gate of `serve --approve`: none unless the options name presses to ask about. */
 export function approvalOf(options: SessionOptions, secret?: string): McpApproval | undefined {

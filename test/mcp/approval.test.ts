@@ -78,6 +78,41 @@ describe('the approval gate over MCP', () => {
     assert.equal((await ctx.srv.waitForActions(1, { run }))[0]?.do, 'open');
   });
 
+  test('browser_act stops at a gated press after actions that ran: nothing is deleted, nobody is asked', async () => {
+    const { run, f, at } = await aim('TCK-7745', 'button.delete');
+    const before = asked.length;
+    const k = f.image.width / f.css.width;
+    // openai-cua speaks CSS px of the viewport as the screenshot shows it at DPR 1: image px / k.
+    const px = { x: Math.round(at.x / k), y: Math.round(at.y / k) };
+    const r = await ctx.mcp.call('browser_act', {
+      frame: f.id,
+      model: 'openai-cua',
+      action: {
+        type: 'computer_call',
+        call_id: 'call_ap',
+        pending_safety_checks: [],
+        actions: [
+          { type: 'move', x: 20, y: 20 },
+          { type: 'click', button: 'left', ...px },
+          { type: 'keypress', keys: ['ESC'] },
+        ],
+      },
+    });
+    const s = structured<{
+      verdict: string;
+      steps: Array<{ status: string; message: string; error?: { code: string } }>;
+    }>(r);
+    assert.equal(s.steps[0]?.status, 'done', text(r));
+    assert.equal(s.steps[1]?.status, 'refused');
+    assert.equal(s.steps[1]?.error?.code, 'NEEDS_APPROVAL');
+    assert.match(s.steps[1]?.message ?? '', /make this press with browser_click/);
+    assert.equal(s.steps[2]?.status, 'not_run');
+    assert.equal(s.verdict, 'BLOCKED');
+    assert.equal(asked.length, before, 'not asked inside a batch that already acted');
+    await settle();
+    assert.deepEqual(ctx.srv.actions({ run }), []);
+  });
+
   test('2026-07-28: a yes is used once; a replayed or altered requestState presses nothing', async (t) => {
     if (ctx.mcp.era !== '2026-07-28') return t.skip('the 2025 client never holds the requestState');
     const { run, f, at } = await aim('TCK-7744', 'button.delete');

@@ -7,6 +7,7 @@ import {
   parseNativeAction,
   type StepKind,
 } from '../../native/index.js';
+import { ApprovalPending } from '../approval/gate.js';
 import { ActionError } from '../check/errors.js';
 import type { Expect } from '../check/expect.js';
 import { ERROR_VERDICTS, type ErrorVerdict, type Point, type Verdict } from '../check/verdicts.js';
@@ -182,6 +183,21 @@ export async function runAct(
     try {
       outcome = { ...base, ...(await runStep(session, step, target, { req, frame, css, result, signal })) };
     } catch (err) {
+      // A press the person must approve first, after actions that already ran: asking would make the client
+      // send the whole batch again, and those would run twice. The batch stops there; the press is made on
+      // its own (browser_click), where the person is asked. As the first action it is the call's question.
+      if (err instanceof ApprovalPending && index > 0) {
+        outcome = {
+          ...base,
+          status: 'refused',
+          message: `Not run: this press needs a person's approval (${err.request.reason}). The actions before it ran; take a screenshot and make this press with browser_click, where the person is asked.`,
+          error: { code: 'NEEDS_APPROVAL', kind: 'blocked' },
+        };
+        result.steps.push(outcome);
+        result.refused++;
+        stop = `action ${index + 1} (${step.name}) waits for a person's approval`;
+        continue;
+      }
       if (!(err instanceof TrueclickError)) throw err;
       outcome = {
         ...base,

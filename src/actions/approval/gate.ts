@@ -6,6 +6,16 @@ import type { ApprovalRecord, ClickReport } from '../check/verdicts.js';
 import { type ApprovalRequest, ageOf, approvalRequest, controlFacts } from './request.js';
 import { type ApprovalPolicy, approvalReason } from './rule.js';
 
+/**
+ * Raised by an approver that cannot wait inside the call (an MCP client asked in a round of its own): the
+ * press is not made now; the call answers with the question.
+ */
+export class ApprovalPending extends Error {
+  constructor(readonly request: ApprovalRequest) {
+    super(`approval needed: ${request.sentence}`);
+  }
+}
+
 /** How the person answered, and by which route (a library callback, an elicitation, the approval page). */
 export interface ApprovalAnswer {
   approved: boolean;
