@@ -38,6 +38,7 @@ const MODERN = [
   'act',
   'url-policy',
   'approval',
+  'approval-page',
 ].map((n) => `dist/test/mcp/${n}.test.js`);
 const modern = files.filter((f) => MODERN.includes(f));
 let status = 0;

@@ -108,6 +108,16 @@ browserOptions(
     )
     .option('--approve-when <regex>', 'presses whose control name matches ask too')
     .option(
+      '--approve-timeout <s>',
+      "how long a call waits for the person's answer on the approval page, seconds (default 300)",
+      parseNonNegativeInt,
+    )
+    .option(
+      '--approve-port <port>',
+      'port of the local approval page on 127.0.0.1, for clients without form elicitation (default: any free one)',
+      parseNonNegativeInt,
+    )
+    .option(
       '--fleet-secret <secret>',
       "with --http: the key every server of a fleet shares, to tell a forged handle from another server's (or TRUECLICK_FLEET_SECRET; default: random)",
     )

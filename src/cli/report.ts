@@ -12,7 +12,11 @@ export function writeReport(dir: string, out?: string): { file: string; steps: n
   const session = sessionsIn(dir).at(-1);
   if (!session) throw new Error(`no trace in ${dir}: run trueclick serve --trace-dir ${dir} first`);
   const records = readRecords(join(session, 'trace.jsonl'));
-  const ids = records.flatMap((r) => [r.frame, (r.answer?.now as { id?: string } | undefined)?.id]);
+  const ids = records.flatMap((r) => [
+    r.frame,
+    (r.answer?.now as { id?: string } | undefined)?.id,
+    r.answer?.approvalCrop as string | undefined,
+  ]);
   const images = Object.fromEntries(
     ids
       .filter((f): f is string => Boolean(f))
@@ -136,6 +140,7 @@ figcaption{font-size:.8rem;color:#50575e}
 .states{display:grid;grid-template-columns:1fr 1fr;gap:.6rem;font-size:.85rem}
 .states div{background:#f6f7f7;padding:.4rem}
 .hidden{display:none}
+.approval{border-left:3px solid #d0312d;padding-left:.6rem;margin-top:.5rem}
 #misses{background:#fff;border:1px solid #dcdcde;border-radius:6px;margin:1rem 1.2rem 0;padding:.7rem .9rem}
 #misses h2{font-size:.95rem;margin:0}
 #plot{width:100%;max-width:640px;max-height:420px;background:#f6f7f7}
@@ -170,6 +175,19 @@ function figure(r, f, caption, parts, live) {
   fig.append(el('figcaption', {}, caption));
   return fig;
 }
+// A press put to a person: how they were asked and answered, the crop they saw beside the page after it.
+function approval(r) {
+  const a = r.answer, p = a.approval;
+  const secs = (ms) => ms == null ? '?' : ms < 1000 ? ms + ' ms' : (ms / 1000).toFixed(1) + ' s';
+  const said = p.asked ? 'Asked the person (' + p.route + ')' + (p.url ? ' at ' + p.url : '') + ': ' + p.sentence
+    : (p.approved ? 'Approved' : 'Declined') + ' by the person (' + p.route + ') after ' + secs(p.waitedMs) + ', the frame ' + secs(p.frameAgeAtAnswerMs) + ' old at the answer' + (p.yesToPressMs != null ? '; the re-read took ' + secs(p.yesToPressMs) + ' from the yes to the press' : '') + '; then ' + r.verdict + '.';
+  const box = el('div', { class: 'approval' }, el('p', { class: 'msg' }, said));
+  const shots = el('div', { class: 'shots' });
+  if (a.approvalCrop && images[a.approvalCrop]) shots.append(el('figure', {}, el('div', { class: 'frame' }, el('img', { src: 'frames/' + a.approvalCrop + '.png', alt: 'what the person was shown' })), el('figcaption', {}, 'what the person was shown: frame ' + (r.frame || '') + ' around the point')));
+  if (a.now && images[a.now.id]) shots.append(figure(r, a.now, (p.asked ? 'the page when the person was asked' : 'the page after the answer' + (r.verdict === 'OK' ? ' and the press' : '')) + ' (the circle is the point)', [], true));
+  if (shots.children.length) box.append(shots);
+  return box;
+}
 const main = document.getElementById('steps');
 const counts = {}; const tools = new Set();
 for (const r of records) {
@@ -191,6 +209,7 @@ for (const r of records) {
     card.append(shots);
     if (kind(r.verdict) === 'refused' && a.changes) card.append(el('pre', {}, JSON.stringify(a.changes, null, 1)));
   } else if (r.frame && !images[r.frame] && frames[r.frame]) card.append(el('p', { class: 'meta' }, 'frame ' + r.frame + ' image dropped (trace size cap)'));
+  if (r.answer && r.answer.approval) card.append(approval(r));
   main.append(card);
 }
 const ms = records.map((r) => r.ms).sort((a, b) => a - b);

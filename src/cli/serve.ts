@@ -1,6 +1,9 @@
 import type { SessionOptions } from '../actions/session/session.js';
 import { ExtensionRelay } from '../browser/extension/relay.js';
 import { sharedTabs } from '../browser/extension/share.js';
+import { defaultPolicy } from '../browser/plumbing/url-policy.js';
+import { type ApprovalServing, DEFAULT_APPROVE_TIMEOUT_S } from '../mcp/approval.js';
+import { ApprovalPage } from '../mcp/approval-page.js';
 import { parseCaps } from '../mcp/caps.js';
 import { serveHttp } from '../mcp/http.js';
 import { serveStdio } from '../mcp/stdio.js';
@@ -23,6 +26,8 @@ export interface ServeFlags extends BrowserFlags {
   fleetSecret?: string;
   approve?: string;
   approveWhen?: string;
+  approveTimeout?: number;
+  approvePort?: number;
 }
 
 /** Flags that would change or replace the user's browser, which --extension leaves as it is. */
@@ -63,6 +68,34 @@ function approvalOptions(flags: ServeFlags): Pick<SessionOptions, 'approvePresse
   };
 }
 
+/**
+ * The approval page, started before any browser so that the browser is never let reach it (the URL
+ * policy reserves its origin), and how long a call waits on it.
+ */
+async function approvalServing(flags: ServeFlags, options: SessionOptions): Promise<ApprovalServing> {
+  if (!options.approvePresses) {
+    const stray =
+      flags.approveTimeout !== undefined
+        ? '--approve-timeout'
+        : flags.approvePort !== undefined
+          ? '--approve-port'
+          : '';
+    if (stray) throw new Error(`${stray} needs --approve destructive or all (or --approve-when).`);
+    return {};
+  }
+  const waitMs = (flags.approveTimeout ?? DEFAULT_APPROVE_TIMEOUT_S) * 1000;
+  const page = await ApprovalPage.start(flags.approvePort ?? 0, Math.max(waitMs, 60_000)).catch(
+    (err: Error) => {
+      throw new Error(
+        `The approval page could not listen on 127.0.0.1:${flags.approvePort ?? 0}: ${err.message}`,
+      );
+    },
+  );
+  options.urlPolicy = page.reservedBy(options.urlPolicy ?? defaultPolicy());
+  process.stderr.write(`trueclick: approval page at ${page.origin} (127.0.0.1 only)\n`);
+  return { page, waitMs };
+}
+
 const flagName = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 export async function serve(flags: ServeFlags): Promise<void> {
@@ -74,6 +107,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   });
   const options = sessionOptions(flags);
   Object.assign(options, approvalOptions(flags));
+  const approval = await approvalServing(flags, options);
   const caps = parseCaps(flags.caps);
   const secrets = [...(flags.secret ?? []), ...(process.env.TRUECLICK_SECRETS ?? '').split(',')].filter(
     Boolean,
@@ -97,7 +131,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
       `trueclick: open ${relay.connectUrl} in your browser (with the trueclick extension) and share a tab.\n`,
     );
   }
-  if (flags.http === undefined) return serveStdio(options, caps, traced);
+  if (flags.http === undefined) return serveStdio(options, caps, traced, approval);
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
   const instance = flags.instance ?? process.env.TRUECLICK_INSTANCE;
   const fleetSecret = flags.fleetSecret ?? process.env.TRUECLICK_FLEET_SECRET;
@@ -119,6 +153,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     ...(token ? { token } : {}),
     ...(instance ? { instance } : {}),
     ...(fleetSecret ? { fleetSecret } : {}),
+    approval,
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : flags.http;

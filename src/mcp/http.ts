@@ -6,7 +6,7 @@ import { type SessionOptions, TrueclickSession } from '../actions/session/sessio
 import { hostName, LOOPBACK, sameSecret } from '../browser/plumbing/local-http.js';
 import { SharedBrowser } from '../browser/plumbing/shared-browser.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
-import { approvalOf } from './approval.js';
+import { type ApprovalServing, approvalOf } from './approval.js';
 import type { Cap } from './caps.js';
 import { giveBackMemorySoon } from './give-back.js';
 import { checkInstance, type HandleKeys, randomInstance } from './handles.js';
@@ -41,6 +41,8 @@ export interface HttpOptions {
   instance?: string;
   /** The key the servers of a fleet share to sign session handles (default: random, this server alone). */
   fleetSecret?: string;
+  /** `--approve`: the local approval page and how long a call waits on it. */
+  approval?: ApprovalServing;
 }
 
 /** A JSON-RPC body larger than this is refused before it is read on: no tool argument needs more. */
@@ -159,7 +161,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
         const trace = newTrace();
         return { session: newSession(), ...(trace ? { trace } : {}) };
       });
-  const approval = approvalOf(options, keys.secret);
+  const approval = approvalOf(options, keys.secret, http.approval);
   const modern = createMcpHandler(() => createMcpServer(modernSource, http.caps, approval), {
     legacy: 'reject',
     onerror,
@@ -281,6 +283,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
     await table.closeAll();
     await sharedSession?.close();
     await sharedBrowser?.close();
+    await http.approval?.page?.close().catch(() => {});
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

@@ -20,20 +20,28 @@ export const traceparentOf = (meta: Record<string, unknown> | undefined): string
   return typeof t === 'string' && TRACEPARENT.test(t) ? t : undefined;
 };
 
+/** A call's heartbeat: stop it when the call ends; `status` says what the call now waits for. */
+export interface Progress {
+  stop(): void;
+  status(message: string, total?: number): void;
+}
+
 /**
  * A heartbeat for a call the client asked progress of (it sent a progressToken): one notification a
- * second while it runs, so a long wait, a long text being typed or a batch of actions is seen to move.
+ * second while it runs, so a long wait, a long text being typed, a batch of actions or a person's answer
+ * is seen to move.
  */
 export function progressOf(
   tool: string,
   args: Record<string, unknown>,
   token: string | number | undefined,
   send: Send,
-): () => void {
-  if (token === undefined) return () => {};
+): Progress {
+  if (token === undefined) return { stop: () => {}, status: () => {} };
   const started = Date.now();
   const seconds = Number(args.seconds ?? args.timeout ?? 0);
-  const total = tool === 'browser_wait_for' ? seconds || 10 : undefined;
+  let total = tool === 'browser_wait_for' ? seconds || 10 : undefined;
+  let what: string | undefined;
   const timer = setInterval(() => {
     const s = Math.round((Date.now() - started) / 1000);
     void send({
@@ -42,16 +50,30 @@ export function progressOf(
         progressToken: token,
         progress: s,
         ...(total ? { total } : {}),
-        message: `${tool} running for ${s} s`,
+        message: what ? `${tool}: ${what}, ${s} s` : `${tool} running for ${s} s`,
       },
     }).catch(() => {});
   }, 1000);
-  return () => clearInterval(timer);
+  return {
+    stop: () => clearInterval(timer),
+    status: (message, t) => {
+      what = message;
+      // The total counts from the call's start, as the progress does.
+      if (t !== undefined) total = Math.round((Date.now() - started) / 1000) + t;
+    },
+  };
 }
 
 /** After a call: the trace gets its record, and the client's log a line for a refusal, an error or a notice. */
 export async function observeCall(
-  o: { session: TrueclickSession; log: LogLine; trace?: Trace; traceparent?: string },
+  o: {
+    session: TrueclickSession;
+    log: LogLine;
+    trace?: Trace;
+    traceparent?: string;
+    /** What the person was shown of the press (PNG, base64), when it asked one. */
+    approvalCrop?: string;
+  },
   tool: string,
   args: Record<string, unknown>,
   result: CallToolResult,
@@ -63,12 +85,16 @@ export async function observeCall(
     notice?: string;
     navigation?: unknown;
     submitted?: boolean;
+    approval?: unknown;
   };
   if (o.trace) {
     const password = await typedIntoPassword(tool, s, () => o.session.focusIsPassword());
-    // A refusal is shown beside what the page holds now: one more image, taken only while tracing.
+    // A refusal, and a press a person answered, are shown beside what the page holds now: one more image,
+    // taken only while tracing.
     const now =
-      s.verdict && REFUSALS.has(s.verdict) ? await o.session.lookNow().catch(() => undefined) : undefined;
+      (s.verdict && REFUSALS.has(s.verdict)) || s.approval
+        ? await o.session.lookNow().catch(() => undefined)
+        : undefined;
     try {
       const image = (result.content.find((c) => c.type === 'image') as { data: string } | undefined)?.data;
       o.trace.record({
@@ -80,6 +106,7 @@ export async function observeCall(
         typedIntoPassword: password,
         ...(o.traceparent ? { traceparent: o.traceparent } : {}),
         ...(now ? { now } : {}),
+        ...(o.approvalCrop ? { approvalCrop: o.approvalCrop } : {}),
       });
     } catch (err) {
       process.stderr.write(`trueclick: the trace could not be written: ${(err as Error).message}\n`);

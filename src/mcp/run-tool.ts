@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ApprovalPending } from '../actions/approval/gate.js';
 import type { TrueclickSession } from '../actions/session/session.js';
 import { TrueclickError } from '../geometry/index.js';
-import { ApprovalNeeded } from './approval.js';
 import { checkArguments } from './arguments.js';
 import { ALL_CAPS, type Cap } from './caps.js';
 import { errorResult } from './response.js';
@@ -67,7 +67,7 @@ export async function runTool(
     return withNotice(session, result);
   } catch (err) {
     // The person is asked first: the call answers input_required, not an error.
-    if (err instanceof ApprovalNeeded) throw err;
+    if (err instanceof ApprovalPending) throw err;
     const frame = typeof args.frame === 'string' ? { frame: args.frame } : {};
     const told = await session.explain(err);
     return withNotice(session, errorResult(told, tool.undone, { ...tool.refusalShape, ...frame }));

@@ -7,12 +7,20 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { ApprovalPending } from '../actions/approval/gate.js';
 import { approvalScope } from '../actions/approval/scope.js';
 import type { TrueclickSession } from '../actions/session/session.js';
 import { TrueclickError } from '../geometry/index.js';
 import type { Trace } from '../trace/trace.js';
 import { VERSION } from '../version.js';
-import { ApprovalNeeded, askPerson, callApprover, type McpApproval, spendAnswer } from './approval.js';
+import {
+  askPerson,
+  callApprover,
+  clientCapabilities,
+  type McpApproval,
+  needsApproval,
+  spendAnswer,
+} from './approval.js';
 import { type Cap, DEFAULT_CAPS, enableHint } from './caps.js';
 import { SESSION_HEADER, START_AGAIN } from './handles.js';
 import { observeCall, progressOf, traceparentOf } from './observe.js';
@@ -159,6 +167,22 @@ function withMinted(result: CallToolResult, handle: string): CallToolResult {
   return result;
 }
 
+/** The trace's record of a call that put its press to the person through the client. */
+function askedRecord({ request, link }: ApprovalPending): CallToolResult {
+  const route = link ? 'URL elicitation' : 'form elicitation';
+  return {
+    content: [],
+    structuredContent: {
+      verdict: 'NEEDS_APPROVAL',
+      message: `Asked the person (${route}): ${request.sentence}`,
+      frame: request.frame,
+      point: request.point,
+      imagePoint: request.imagePoint,
+      approval: { asked: true, route, reason: request.reason, sentence: request.sentence },
+    },
+  };
+}
+
 /**
  * An MCP server whose calls act on the sessions `source` binds. It is the SDK's low-level Server, as in
  * Playwright MCP, so that trueclick owns argument checking: unknown names and schema errors come back as the
@@ -224,30 +248,44 @@ export function createMcpServer(
     }
     const startedAt = Date.now();
     const meta = request.params._meta as Record<string, unknown> | undefined;
-    const stop = progressOf(name, args, request.params._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
-    try {
-      const run = () => runTool(tool, bound.session, args, ctx.mcpReq.signal, caps);
-      let result: CallToolResult;
-      try {
-        result = await (approval ? approvalScope.run(callApprover(approval, ctx, name), run) : run()).finally(
-          stop,
-        );
-      } catch (err) {
-        if (approval && err instanceof ApprovalNeeded) return askPerson(approval, ctx, name, err);
-        throw err;
-      }
-      await observeCall(
+    const progress = progressOf(name, args, request.params._meta?.progressToken, (n) => ctx.mcpReq.notify(n));
+    const approver = approval
+      ? callApprover(approval, ctx, {
+          tool: name,
+          session: bound.session,
+          client: clientCapabilities(ctx, server.getClientCapabilities()),
+          progress: progress.status,
+        })
+      : undefined;
+    const observe = (result: CallToolResult) =>
+      observeCall(
         {
           session: bound.session,
           log: (level, data) => ctx.mcpReq.log(level, data, 'trueclick'),
           ...(bound.trace ? { trace: bound.trace } : {}),
           ...(traceparentOf(meta) ? { traceparent: traceparentOf(meta) } : {}),
+          ...(approver?.asked?.crop ? { approvalCrop: approver.asked.crop.base64 } : {}),
         },
         name,
         args,
         result,
         startedAt,
       );
+    try {
+      const run = () => runTool(tool, bound.session, args, ctx.mcpReq.signal, caps);
+      let result: CallToolResult;
+      try {
+        result = await (approver ? approvalScope.run(approver, run) : run()).finally(progress.stop);
+      } catch (err) {
+        if (!approval || !(err instanceof ApprovalPending)) throw err;
+        // The person is asked: by the client (input_required), or by the page the answer links to.
+        if (err.link?.route === 'page') result = needsApproval(approval, err, tool.undone);
+        else {
+          await observe(askedRecord(err));
+          return askPerson(approval, ctx, name, err);
+        }
+      }
+      await observe(result);
       if (!bound.minted) return result;
       if (result.isError) {
         bound.abandon?.();

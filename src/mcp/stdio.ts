@@ -1,7 +1,7 @@
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import { type SessionOptions, TrueclickSession } from '../actions/session/session.js';
 import { Trace, type TraceOptions } from '../trace/trace.js';
-import { approvalOf } from './approval.js';
+import { type ApprovalServing, approvalOf } from './approval.js';
 import type { Cap } from './caps.js';
 import { createMcpServer, oneSession } from './server.js';
 
@@ -13,11 +13,12 @@ export async function serveStdio(
   options: SessionOptions,
   caps?: ReadonlySet<Cap>,
   trace?: TraceOptions,
+  serving: ApprovalServing = {},
 ): Promise<void> {
   const session = new TrueclickSession(options);
   const source = oneSession(session, trace ? new Trace(trace) : undefined);
   let ending = false;
-  const approval = approvalOf(options);
+  const approval = approvalOf(options, undefined, serving);
   const served = serveBothEras(() => createMcpServer(source, caps, approval), {
     // A client that closed our stdout is gone: that is the end of the session, not an error to report.
     onerror: (err) => {
@@ -30,6 +31,7 @@ export async function serveStdio(
     ending = true;
     await served.close().catch(() => {});
     await session.close();
+    await serving.page?.close().catch(() => {});
     process.exit(0);
   };
   process.stdin.on('end', () => void shutdown());

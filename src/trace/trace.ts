@@ -59,6 +59,7 @@ const KEPT = [
   'steps',
   'typed',
   'pixels',
+  'approval',
 ] as const;
 
 /**
@@ -100,6 +101,8 @@ export class Trace {
       image: { width: number; height: number };
       css: { width: number; height: number };
     };
+    /** What a person was shown of the press they were asked to approve (PNG, base64). */
+    approvalCrop?: string;
   }): TraceRecord {
     const s = call.answer;
     const frame = s.frame as Record<string, unknown> | string | null | undefined;
@@ -112,6 +115,11 @@ export class Trace {
       const id = `now-${this.seq + 1}`;
       this.saveBytes(id, Buffer.from(call.now.base64, 'base64'));
       answer.now = { id, image: call.now.image, css: call.now.css };
+    }
+    if (call.approvalCrop) {
+      const id = `asked-${this.seq + 1}`;
+      this.saveBytes(id, Buffer.from(call.approvalCrop, 'base64'));
+      answer.approvalCrop = id;
     }
     // What went into a password field is a secret of this call wherever it shows (the answer echoes it).
     const typed = call.typedIntoPassword ? typedTexts(call.args) : [];

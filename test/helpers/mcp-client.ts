@@ -49,6 +49,8 @@ export interface McpHarness {
   logLevel(level: LoggingLevel): Promise<void>;
   /** The browser session's handle, once a 2026-07-28 HTTP navigate minted one. */
   session?: string;
+  /** What the server wrote on stderr so far (stdio). */
+  stderr(): string;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ function harness(client: Client, era: Era): McpHarness {
       if (typeof minted === 'string') h.session = minted;
       return r;
     },
+    stderr: () => '',
     logLevel: async (l) => {
       if (era === '2025-11-25') await client.setLoggingLevel(l);
       else level = l;
@@ -101,13 +104,24 @@ export async function startStdio(
     args: [CLI, 'serve', ...withCaps(serveArgs)],
     stderr: 'pipe',
   });
+  let err = '';
+  transport.stderr?.on('data', (d) => {
+    err += String(d);
+  });
   await client.connect(transport);
-  return harness(client, era);
+  const h = harness(client, era);
+  h.stderr = () => err;
+  return h;
 }
 
 /** A real SDK Client on a `trueclick serve --http` endpoint, in the run's era unless told. */
-export async function connectHttp(endpoint: string, era: Era = ERA, init?: RequestInit): Promise<McpHarness> {
-  const client = newClient(era);
+export async function connectHttp(
+  endpoint: string,
+  era: Era = ERA,
+  init?: RequestInit,
+  capabilities?: ClientCapabilities,
+): Promise<McpHarness> {
+  const client = newClient(era, undefined, capabilities);
   await client.connect(
     new StreamableHTTPClientTransport(new URL(endpoint), init ? { requestInit: init } : undefined),
   );

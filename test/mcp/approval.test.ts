@@ -1,15 +1,26 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { readRecords } from '../../src/cli/report.js';
+import { sessionsIn } from '../../src/trace/trace.js';
 import { attachedMcpForFile } from '../helpers/attached.js';
-import { imagePx, structured, text } from '../helpers/mcp-client.js';
+import { CLI, imagePx, structured, text } from '../helpers/mcp-client.js';
 
 // `serve --approve destructive` through the SDK client in the run's era (the test run goes over it in both):
 // a 2026-07-28 client gets input_required and retries with the person's answer; for a 2025-11-25 client the
 // server asks with elicitation/create inside the call. The person is this file's elicitation handler. What
 // was pressed is read from the fixture server's own log of /rw/act.
 
-const ctx = attachedMcpForFile(['--approve', 'destructive'], { elicitation: { form: {} } });
+const traceDir = mkdtempSync(join(tmpdir(), 'trueclick-approval-trace-'));
+const ctx = attachedMcpForFile(['--approve', 'destructive', '--trace-dir', traceDir], {
+  elicitation: { form: {} },
+});
+after(() => rmSync(traceDir, { recursive: true, force: true }));
 const asked: string[] = [];
 let person: () => Promise<boolean> = async () => true;
 
@@ -140,5 +151,55 @@ describe('the approval gate over MCP', () => {
     assert.ok(altered instanceof Error && /requestState/i.test(altered.message), String(altered));
     await settle();
     assert.equal(ctx.srv.actions({ run }).length, 1, 'one yes, one delete');
+  });
+
+  test('the trace records each question and answer; the report shows the crop the person saw beside the page', async () => {
+    const folder = sessionsIn(traceDir).at(-1) as string;
+    const records = readRecords(join(folder, 'trace.jsonl'));
+    type A = {
+      approval?: { asked?: boolean; approved?: boolean; route?: string };
+      approvalCrop?: string;
+      now?: { id: string };
+    };
+    const answers = records.map((r) => ({ r, a: (r.answer ?? {}) as A }));
+    const asks = answers.filter(({ a }) => a.approval?.asked);
+    const answered = answers.filter(({ a }) => a.approval && !a.approval.asked);
+    assert.ok(asks.length >= 3, `asked records: ${asks.length}`);
+    assert.ok(asks.every(({ r }) => r.verdict === 'NEEDS_APPROVAL'));
+    const yes = answered.find(({ r, a }) => r.verdict === 'OK' && a.approval?.approved);
+    const moved = answered.find(({ r, a }) => r.verdict === 'STALE_TARGET' && a.approval?.approved);
+    const no = answered.find(({ r }) => r.verdict === 'DECLINED');
+    assert.ok(yes && moved && no, JSON.stringify(answered.map(({ r }) => r.verdict)));
+    for (const { a } of [yes, moved, no]) {
+      assert.ok(
+        a.approvalCrop && existsSync(join(folder, 'frames', `${a.approvalCrop}.png`)),
+        'the crop is kept',
+      );
+      assert.ok(a.now && existsSync(join(folder, 'frames', `${a.now.id}.png`)), 'the page after is kept');
+    }
+    const made = spawnSync(process.execPath, [CLI, 'report', traceDir], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(made.status, 0, made.stderr);
+    const page = await ctx.chrome.context.newPage();
+    try {
+      await page.goto(pathToFileURL(join(folder, 'report.html')).href);
+      const step = page.locator(`.step:has(.approval)`).filter({ hasText: 'Approved by the person' }).first();
+      await step.waitFor();
+      const caption = step.locator('.approval figcaption');
+      assert.match(
+        (await caption.allTextContents()).join(' | '),
+        /what the person was shown.*\| the page after the answer and the press/,
+      );
+      const loaded = await step
+        .locator('.approval img')
+        .evaluateAll((imgs) =>
+          imgs.map((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+        );
+      assert.deepEqual(loaded, [true, true]);
+    } finally {
+      await page.close();
+    }
   });
 });

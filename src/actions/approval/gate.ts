@@ -11,7 +11,11 @@ import { type ApprovalPolicy, approvalReason } from './rule.js';
  * press is not made now; the call answers with the question.
  */
 export class ApprovalPending extends Error {
-  constructor(readonly request: ApprovalRequest) {
+  constructor(
+    readonly request: ApprovalRequest,
+    /** Where the person answers instead, when their client cannot ask them itself (the approval page). */
+    readonly link?: { route: 'url' | 'page'; url: string; id: string },
+  ) {
     super(`approval needed: ${request.sentence}`);
   }
 }
@@ -20,6 +24,10 @@ export class ApprovalPending extends Error {
 export interface ApprovalAnswer {
   approved: boolean;
   route: string;
+  /** When they answered (ms since the epoch), if before the approver returned (a page answered earlier). */
+  at?: number;
+  /** When they were first asked, if in an earlier call (the approval page). */
+  askedAt?: number;
 }
 
 /** Who asks the person, for one session or one call. */
@@ -54,14 +62,14 @@ export async function approvalGate(
   if (checked.live && !refusedFirst) await release(checked.live);
   const asked = Date.now();
   const answer = await approver.ask(request);
-  const answeredAt = Date.now();
+  const answeredAt = answer.at ?? Date.now();
   const frameAge = checked.frame ? answeredAt - checked.frame.capture.capturedAt : null;
   const record: ApprovalRecord = {
     reason,
     route: answer.route,
     approved: answer.approved,
     sentence: request.sentence,
-    waitedMs: answeredAt - asked,
+    waitedMs: answeredAt - (answer.askedAt ?? asked),
     frameAgeAtAnswerMs: frameAge,
     answeredAt,
   };

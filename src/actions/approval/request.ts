@@ -19,9 +19,24 @@ export interface ApprovalRequest {
   point: Point | null;
   imagePoint: Point | null;
   /** The frame's image around the point, the point marked (PNG, base64); absent without a kept frame image. */
-  crop?: { base64: string; width: number; height: number };
+  crop?: {
+    base64: string;
+    width: number;
+    height: number;
+    /** Where in the frame's image the crop was cut, image px. */
+    region: Region;
+    /** The frame image's width, px: the same region of another image is scaled by it. */
+    imageWidth: number;
+  };
   /** One sentence for the person: `Click "Delete" in row "TCK-7741 Printer jams" (frame f3, 12 s old).` */
   sentence: string;
+}
+
+interface Region {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
 }
 
 /** Image px around the point the crop keeps on each side (a row and its neighbours at DPR 2). */
@@ -98,13 +113,58 @@ async function cropAround(imageB64: string, p: Point): Promise<ApprovalRequest['
   const H = meta.height ?? 0;
   const left = clamp(Math.round(p.x - CROP_HALF.width), 0, Math.max(0, W - 2 * CROP_HALF.width));
   const top = clamp(Math.round(p.y - CROP_HALF.height), 0, Math.max(0, H - 2 * CROP_HALF.height));
-  const width = Math.min(2 * CROP_HALF.width, W - left);
-  const height = Math.min(2 * CROP_HALF.height, H - top);
-  const cut = await sharp(png).extract({ left, top, width, height }).png().toBuffer();
-  const marked = await drawLabels(cut, [
-    { box: { x: p.x - left, y: p.y - top, width: 0, height: 0 }, text: '', colour: '#e6194b', point: true },
+  const region = {
+    left,
+    top,
+    width: Math.min(2 * CROP_HALF.width, W - left),
+    height: Math.min(2 * CROP_HALF.height, H - top),
+  };
+  const marked = await cutMarked(png, region, p);
+  return {
+    base64: marked.toString('base64'),
+    width: region.width,
+    height: region.height,
+    region,
+    imageWidth: W,
+  };
+}
+
+/**
+ * The crop's region of another image of the page (the page now, for the person to compare), the point
+ * marked; scaled when that image is of another size than the frame's.
+ */
+export async function sameRegion(
+  crop: NonNullable<ApprovalRequest['crop']>,
+  point: Point,
+  imageB64: string,
+): Promise<Buffer> {
+  const png = Buffer.from(imageB64, 'base64');
+  const meta = await sharp(png).metadata();
+  const W = meta.width ?? 0;
+  const H = meta.height ?? 0;
+  const k = crop.imageWidth ? W / crop.imageWidth : 1;
+  const r = crop.region;
+  const left = clamp(Math.round(r.left * k), 0, Math.max(0, W - 1));
+  const top = clamp(Math.round(r.top * k), 0, Math.max(0, H - 1));
+  const region = {
+    left,
+    top,
+    width: Math.max(1, Math.min(Math.round(r.width * k), W - left)),
+    height: Math.max(1, Math.min(Math.round(r.height * k), H - top)),
+  };
+  return cutMarked(png, region, { x: point.x * k, y: point.y * k });
+}
+
+async function cutMarked(png: Buffer, region: Region, p: Point): Promise<Buffer> {
+  const cut = await sharp(png).extract(region).png().toBuffer();
+  return drawLabels(cut, [
+    {
+      box: { x: p.x - region.left, y: p.y - region.top, width: 0, height: 0 },
+      text: '',
+      colour: '#e6194b',
+      point: true,
+    },
   ]);
-  return { base64: marked.toString('base64'), width, height };
 }
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), hi);

@@ -15,6 +15,11 @@ export interface UrlPolicy {
   allowedOrigins?: string[];
   /** These origins may never be opened. */
   blockedOrigins?: string[];
+  /**
+   * trueclick's own pages for the person (the approval page): never reachable from the browser it drives, by
+   * any request (a page, a form post, a fetch), so an agent cannot approve its own press.
+   */
+  reserved?: { origins: string[]; pathPrefix: string; why: string };
 }
 
 export const defaultPolicy = (): UrlPolicy => ({ schemes: [...DEFAULT_SCHEMES] });
@@ -41,11 +46,17 @@ export function refusal(policy: UrlPolicy, url: URL): string | null {
   if (!policy.schemes.includes(scheme))
     return `the ${scheme}: scheme is not allowed (allowed: ${policy.schemes.map((s) => `${s}:`).join(', ')}; trueclick's --allow-url-scheme adds more)`;
   if (scheme !== 'http' && scheme !== 'https') return null;
+  if (isReserved(policy, url)) return policy.reserved?.why ?? 'it is reserved';
   if (policy.blockedOrigins?.some((e) => matches(e, url)))
     return `${url.origin} is in trueclick's --blocked-origins`;
   if (policy.allowedOrigins && !policy.allowedOrigins.some((e) => matches(e, url)))
     return `${url.origin} is not in trueclick's --allowed-origins (${policy.allowedOrigins.join(', ')})`;
   return null;
+}
+
+function isReserved(policy: UrlPolicy, url: URL): boolean {
+  const r = policy.reserved;
+  return Boolean(r && (r.origins.includes(url.origin) || url.pathname.startsWith(r.pathPrefix)));
 }
 
 export interface BlockedRequest {
@@ -65,7 +76,7 @@ export async function enforceOrigins(
   policy: UrlPolicy,
   onBlocked: (b: BlockedRequest) => void,
 ): Promise<CDPSession | null> {
-  if (!policy.allowedOrigins && !policy.blockedOrigins) return null;
+  if (!policy.allowedOrigins && !policy.blockedOrigins && !policy.reserved) return null;
   const cdp = await browser.newBrowserCDPSession();
   cdp.on('Fetch.requestPaused', (e) => {
     let why: string | null = null;
@@ -81,8 +92,18 @@ export async function enforceOrigins(
         .catch(() => {});
     } else void cdp.send('Fetch.continueRequest', { requestId: e.requestId }).catch(() => {});
   });
+  const documents = policy.allowedOrigins || policy.blockedOrigins;
+  // Reserved pages are refused whatever asks for them: a script's fetch or an image as well as a document.
+  const reserved = policy.reserved
+    ? [...policy.reserved.origins.map((o) => `${o}/*`), `*${policy.reserved.pathPrefix}*`]
+    : [];
   await cdp.send('Fetch.enable', {
-    patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
+    patterns: [
+      ...(documents
+        ? [{ urlPattern: '*', resourceType: 'Document' as const, requestStage: 'Request' as const }]
+        : []),
+      ...reserved.map((urlPattern) => ({ urlPattern, requestStage: 'Request' as const })),
+    ],
   });
   return cdp;
 }
