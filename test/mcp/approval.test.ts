@@ -124,6 +124,32 @@ describe('the approval gate over MCP', () => {
     assert.deepEqual(ctx.srv.actions({ run }), []);
   });
 
+  test("a model's left_mouse_down on Delete is a press too: the batch stops there, nothing is deleted", async () => {
+    const { run, f, at } = await aim('TCK-7746', 'button.delete');
+    const before = asked.length;
+    // Claude speaks image px of a screenshot scaled to fit 1568 px (the preset); here the frame is smaller.
+    const r = await ctx.mcp.call('browser_act', {
+      frame: f.id,
+      model: 'claude',
+      // Three tool_use blocks of one assistant turn, as the API returns them.
+      action: [
+        { action: 'mouse_move', coordinate: [Math.round(at.x), Math.round(at.y)] },
+        { action: 'left_mouse_down' },
+        { action: 'left_mouse_up' },
+      ].map((input, i) => ({ type: 'tool_use', id: `toolu_${i}`, name: 'computer', input })),
+    });
+    const s = structured<{ steps: Array<{ status: string; error?: { code: string } }> }>(r);
+    assert.deepEqual(
+      s.steps.map((x) => x.status),
+      ['done', 'refused', 'not_run'],
+      text(r),
+    );
+    assert.equal(s.steps[1]?.error?.code, 'NEEDS_APPROVAL');
+    assert.equal(asked.length, before);
+    await settle();
+    assert.deepEqual(ctx.srv.actions({ run }), []);
+  });
+
   test('2026-07-28: a yes is used once; a replayed or altered requestState presses nothing', async (t) => {
     if (ctx.mcp.era !== '2026-07-28') return t.skip('the 2025 client never holds the requestState');
     const { run, f, at } = await aim('TCK-7744', 'button.delete');

@@ -78,6 +78,8 @@ export async function approvalRequest(a: Attempt, reason: string): Promise<Appro
 
 function actionOf(a: Attempt): string {
   const i = a.intent;
+  // Drags are not put to a person; a 'drag' here is a model's left_mouse_down, the press of a click.
+  if (i.kind === 'drag') return 'press';
   if (i.kind !== 'click') return i.kind;
   if (i.button === 'right') return 'right-click';
   return i.count === 2 ? 'double-click' : 'click';

@@ -317,7 +317,8 @@ export class TrueclickSession {
 
   /** Presses the left button at a checked point and keeps it down (a model's left_mouse_down). */
   async press(req: ClickRequest): Promise<WithEffects<ClickReport>> {
-    const r = await this.reported((ctx) => guardedPress(ctx, req, req.modifiers ?? []));
+    const approver = approvalScope.getStore() ?? this.approver;
+    const r = await this.reported((ctx) => guardedPress(ctx, req, req.modifiers ?? [], approver));
     if (r.verdict === 'OK') this.held = true;
     return r;
   }

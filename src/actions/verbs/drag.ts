@@ -3,7 +3,8 @@ import { inspectAndArm, release } from '../../browser/identity/hit-test.js';
 import { pollUntil } from '../../browser/plumbing/errors.js';
 import { currentScroll, dragTo, type Modifier, pressAt, releaseAt } from '../../browser/plumbing/input.js';
 import { TrueclickError } from '../../geometry/index.js';
-import type { Attempt } from '../check/attempt.js';
+import { type Approver, approvalGate } from '../approval/gate.js';
+import type { Attempt, Intent } from '../check/attempt.js';
 import { ActionError } from '../check/errors.js';
 import { checkPoint } from '../check/pipeline.js';
 import {
@@ -99,9 +100,19 @@ export async function guardedPress(
   ctx: ActionContext,
   req: ClickRequest,
   modifiers: Modifier[] = [],
+  approver?: Approver,
 ): Promise<ClickReport> {
-  const { attempt: a, refusal } = await checkPoint(ctx, req, { kind: 'drag', modifiers });
-  if (refusal) return refusal;
+  const intent: Intent = { kind: 'drag', modifiers };
+  const first = await checkPoint(ctx, req, intent);
+  // A press and its release are a click: one on a control a person must approve asks as a click does.
+  const gated = approver
+    ? await approvalGate(ctx, req, intent, first, approver)
+    : first.refusal
+      ? { report: first.refusal }
+      : { attempt: first.attempt };
+  if (gated.report) return gated.report;
+  const a = gated.attempt;
+  if (a.report.approval) a.report.approval.yesToPressMs = Date.now() - a.report.approval.answeredAt;
   const watch = watchOutcome(a);
   a.report.dispatched = a.vp;
   try {
