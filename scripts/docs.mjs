@@ -123,6 +123,47 @@ async function reportPicture(srv) {
   return 'pictures/report.png';
 }
 
+/**
+ * A real MCP session with --approve destructive and a client without elicitation on /rw/list: the agent's
+ * click on Delete is answered NEEDS_APPROVAL with the link, and the approval page is photographed in a
+ * Chromium of the person's own, after the rows re-sorted (then and now differ).
+ */
+async function approvalPicture(srv) {
+  const chrome = await startAttachedBrowser();
+  const mcp = await startStdio(
+    ['--cdp-endpoint', chrome.endpoint, '--device-scale-factor', '2', '--approve', 'destructive'],
+    undefined,
+    {},
+  );
+  const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  try {
+    const url = srv.url('/rw/list', { run: 'docs-approval' });
+    await mcp.call('browser_navigate', { url });
+    const page = await pageAt(chrome, url);
+    await page.waitForFunction(() => window.rw?.ready === true);
+    const f = structured(await mcp.call('browser_screenshot')).frame;
+    const b = await page.locator('.ticket-row:has-text("TCK-7741") button.delete').boundingBox();
+    const asked = await mcp.call('browser_click', {
+      frame: f.id,
+      ...imagePx(f, { x: b.x + b.width / 2, y: b.y + b.height / 2 }),
+    });
+    const link = structured(asked).approval.url;
+    await page.evaluate(() => window.rw.resort());
+    const person = await browser.newPage({ viewport: { width: 1600, height: 760 } });
+    await person.goto(link);
+    await person.waitForFunction(() =>
+      ['then', 'now'].every((id) => document.getElementById(id)?.naturalWidth > 0),
+    );
+    const png = await person.screenshot({ fullPage: true });
+    writeFileSync(join(PICS, 'approval.png'), await resizeToWidth(png, WIDTH));
+  } finally {
+    await browser.close();
+    await mcp.close();
+    await chrome.close();
+  }
+  return 'pictures/approval.png';
+}
+
 async function boxOf(session, selector) {
   const page = (await session.driver()).page;
   return page.evaluate((s) => {
@@ -242,6 +283,7 @@ try {
 
   // 8. The report of a traced session on the corpus: a click that hit, and one refused after a re-sort.
   made.push(await reportPicture(srv));
+  made.push(await approvalPicture(srv));
 
   // 9. ARCHITECTURE.md's picture: the layers and one click's stages, read from src/.
   const svg = Buffer.from(architectureSvg(ROOT));

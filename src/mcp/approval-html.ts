@@ -1,5 +1,4 @@
 import type { ApprovalRequest } from '../actions/approval/request.js';
-import type { PageDecision } from './approval-page.js';
 
 // The approval page's HTML: plain, no script but the one that refreshes the "now" picture, every image
 // served by the page itself (its CSP allows nothing else).
@@ -14,10 +13,10 @@ const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:24px;color:#1d1d1f;max-width:1560px}
 h1{font-size:20px;margin:0 0 6px}
 .why{color:#555;margin:0 0 14px}
-.pics{display:flex;gap:16px;flex-wrap:wrap;margin:0 0 18px}
+.pics{display:flex;flex-direction:column;gap:12px;margin:0 0 18px}
 figure{margin:0;border:1px solid #ccc;border-radius:6px;padding:8px;background:#fafafa}
 figcaption{font-size:13px;color:#333;margin:0 0 6px}
-img{display:block;max-width:720px;width:100%;height:auto;border:1px solid #ddd}
+img{display:block;max-width:1200px;width:100%;height:auto;border:1px solid #ddd}
 form{display:flex;gap:12px;align-items:center}
 button{font:inherit;padding:8px 22px;border-radius:6px;border:1px solid #888;cursor:pointer}
 .approve{background:#c62828;color:#fff;border-color:#8e0000}
@@ -25,6 +24,12 @@ button{font:inherit;padding:8px 22px;border-radius:6px;border:1px solid #888;cur
 .note{font-size:13px;color:#555}
 .answered{padding:10px 14px;border-radius:6px;background:#eef3fb;border:1px solid #b5c7e6}
 `;
+
+/** The person's answer on the page. */
+export interface PageDecision {
+  approved: boolean;
+  at: number;
+}
 
 export interface PageView {
   request: ApprovalRequest;

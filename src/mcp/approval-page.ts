@@ -5,7 +5,7 @@ import type { ApprovalRequest } from '../actions/approval/request.js';
 import { ageOf } from '../actions/approval/request.js';
 import { hostName, LOOPBACK, sameSecret } from '../browser/plumbing/local-http.js';
 import type { UrlPolicy } from '../browser/plumbing/url-policy.js';
-import { approvalPageHtml, closedPageHtml } from './approval-html.js';
+import { approvalPageHtml, closedPageHtml, type PageDecision } from './approval-html.js';
 
 // The local approval page (`serve --approve`), for a person whose client cannot show a form (URL-mode
 // elicitation, or no elicitation at all): the frame's crop around the point then, the same region now, and
@@ -14,12 +14,6 @@ import { approvalPageHtml, closedPageHtml } from './approval-html.js';
 
 /** Where the pages live: a path no site of the web uses, refused to the driven browser on any origin. */
 export const APPROVE_PATH = '/trueclick/approve/';
-
-/** The person's answer on the page. */
-export interface PageDecision {
-  approved: boolean;
-  at: number;
-}
 
 /** One press waiting for a person. */
 export interface PendingApproval {

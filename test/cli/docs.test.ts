@@ -19,9 +19,10 @@ const PICTURES = [
   'device-css',
   'connect',
   'report',
+  'approval',
 ];
 
-test('scripts/docs.mjs writes the nine pictures and the presets table the repository holds', async () => {
+test('scripts/docs.mjs writes the ten pictures and the presets table the repository holds', async () => {
   const out = mkdtempSync(join(os.tmpdir(), 'tc-docs-'));
   const r = spawnSync(process.execPath, ['scripts/docs.mjs'], {
     cwd: ROOT,

@@ -39,8 +39,11 @@ interface Region {
   height: number;
 }
 
-/** Image px around the point the crop keeps on each side (a row and its neighbours at DPR 2). */
-const CROP_HALF = { width: 360, height: 180 };
+/**
+ * Image px around the point the crop keeps on each side: a few rows above and below, and as wide as the
+ * frame allows, since a row's name (its id, its title) often sits far from the button that acts on it.
+ */
+const CROP_HALF = { width: 1000, height: 180 };
 
 export function controlFacts(a: Attempt): ControlFacts {
   const at = a.captured?.facts ?? a.seen ?? a.live;

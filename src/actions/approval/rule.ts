@@ -73,7 +73,7 @@ const CONFIRM = /^(ok|yes|confirm|continue|proceed|i understand|ja|oui|sí|si)\b
  * not. The first reason that applies is given.
  */
 export function approvalReason(policy: ApprovalPolicy, c: ControlFacts): string | null {
-  const said = `${c.name} ${c.text}`.trim();
+  const said = (c.text && c.text !== c.name ? `${c.name} ${c.text}` : c.name || c.text).trim();
   if (policy.when?.test(said)) return `"${clip(said)}" matches --approve-when ${policy.when.source}`;
   if (policy.presses === 'all') return 'every press asks (--approve all)';
   const word = WORDS.exec(said)?.[1];
