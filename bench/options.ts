@@ -12,6 +12,7 @@ export const SECTIONS = [
   'pagesize',
   'pixels',
   'living',
+  'approval',
   'tokens',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
@@ -42,8 +43,9 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
   --quick              fewer runs: 10 timed, race 200 clicks, stale 16 runs, exposure 50 clicks
   --only a,b           sections to run: ${SECTIONS.join(', ')}
   --stale-runs N       ticket-queue runs with a 900 ms model delay (default 50; also the
-                       corpus grid and list stale soaks of the realweb section and the
-                       canvas-table soak of the pixels section)
+                       corpus grid and list stale soaks of the realweb section, the
+                       canvas-table soak of the pixels section and the approval soak, whose
+                       person answers in 2–30 s, --quick 0.2–3 s)
   --race-clicks N      guarded and awaited-check clicks on /race (default 500; naive: min(N, 200);
                        the realweb race soaks: min(naive, 100) per subject)
   --exposure-clicks N  extra guarded clicks for the hit-test → event gap (default 200)

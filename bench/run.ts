@@ -9,6 +9,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../fixtures/server.js';
+import { measureApproval } from './approval.js';
 import { measureCapture } from './capture.js';
 import { CHROMIUM } from './cdp.js';
 import { measureClick, measureExposure } from './click.js';
@@ -68,6 +69,7 @@ async function main(): Promise<number> {
     ['pagesize', () => measurePageSize(ctx)],
     ['pixels', () => measurePixels(ctx)],
     ['living', () => measureLiving(ctx)],
+    ['approval', () => measureApproval(ctx)],
     ['tokens', () => measureTokens()],
   ];
   const failed: string[] = [];

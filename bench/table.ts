@@ -175,6 +175,7 @@ const NOTES = [
   '- Playwright MCP runs with its default 500 ms settle wait after input; chrome-devtools-mcp with `--experimentalVision` and DPR 2 from `emulate`. Both clicks take CSS px and were sent the CSS point of the target.',
   '- Race: every click has its own (x, y), so the page record (pointerdown/click with clientX/Y) tells which attempt an event belongs to. trueclick clicks by CSS point without a frame (the check and the in-flight guard only); the awaited check reads the row under the point and then dispatches; naive reads the row, captures a screenshot, then clicks.',
   '- Stale: each run loads `/tickets?resort=310&toast=520`, takes a screenshot, waits 900 ms and clicks slot (run mod 8)\u2019s Delete; the intended ticket is the one the screenshot showed there. Runs go in parallel lanes (one trueclick server and one naive tab each).',
+  '- Approval: library sessions with `approve` on one shared Chromium. The re-read is `approval.yesToPressMs` of Delete presses approved at once on a still `/tickets`, beside the whole guarded click on the toast\u2019s Dismiss (not asked about), alternating in one session. The soak (`--stale-runs` runs, 10 sessions at once) aims at a row\u2019s Delete from the page\u2019s layout after the screenshot; the person answers in 2\u201330 s (seeded) and the queue re-sorts meanwhile in half the runs; what was deleted comes from the page\u2019s hit record.',
 ].join('\n');
 
 export function markdownReport(s: Section, machine: Machine, command: string): string {
