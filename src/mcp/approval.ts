@@ -35,6 +35,8 @@ interface Asked {
   /** Single use: a replayed yes presses nothing. */
   nonce: string;
   route: Route;
+  /** When the person was asked (ms since the epoch): how long they took is counted from it. */
+  askedAt: number;
   /** The approval page's question (URL route). */
   pending?: string;
   tool: string;
@@ -194,7 +196,11 @@ async function answerOf(
   const reply = inputResponse(ctx.mcpReq.inputResponses, KEY);
   const accepted = reply.kind === 'elicit' && reply.action === 'accept';
   if (asked.route !== 'url')
-    return { approved: accepted && reply.content?.approve === true, route: 'elicitation' };
+    return {
+      approved: accepted && reply.content?.approve === true,
+      route: 'elicitation',
+      ...(typeof asked.askedAt === 'number' ? { askedAt: asked.askedAt } : {}),
+    };
   // URL mode: accepting only means the person went to the page; the answer is given there.
   const pending = asked.pending ? a.page?.byId(asked.pending) : undefined;
   if (!accepted) return { approved: false, route: 'approval page (not opened)' };
@@ -279,6 +285,7 @@ export async function askPerson(
   const asked: Asked = {
     nonce: randomBytes(12).toString('base64url'),
     route: link ? 'url' : 'form',
+    askedAt: Date.now(),
     ...(link ? { pending: link.id } : {}),
     tool,
     frame: request.frame,

@@ -61,10 +61,14 @@ describe('the approval gate over MCP', () => {
     const { run, page, f, at } = await aim('TCK-7741', 'button.delete');
     person = async () => {
       await resort(page);
+      await new Promise((r) => setTimeout(r, 400));
       return true;
     };
     const r = await ctx.mcp.call('browser_click', { frame: f.id, ...at });
     assert.equal(verdictOf(r), 'STALE_TARGET', text(r));
+    // How long the person took is counted from the question, not from the retry that carried the answer.
+    const waited = structured<{ approval: { waitedMs: number } }>(r).approval.waitedMs;
+    assert.ok(waited >= 400, `waitedMs ${waited}`);
     assert.match(
       text(r),
       /Approved \d+ (ms|s) after frame f\d+, but the page is not what the person was shown/,
