@@ -137,6 +137,7 @@ export class ApprovalPage {
         const timer = setTimeout(() => done(null), ms);
         p.waiters.add(done);
         signal?.addEventListener('abort', abort);
+        if (signal?.aborted) abort();
       }));
     if (!d || p.used) return null;
     p.used = true;

@@ -24,6 +24,25 @@ describe('which presses ask a person first', () => {
       assert.equal(approvalReason(destructive, control({ name })), `"${name}" says ${word}`, name);
   });
 
+  test("a container's text names the controls inside it: a press on its empty space does not ask", () => {
+    const list =
+      'TCK-7736 Printer on floor 3 jams Archive Delete TCK-7737 VPN drops every hour Archive Delete';
+    for (const role of ['generic', 'row', 'listitem', 'cell', 'background'])
+      assert.equal(approvalReason(destructive, control({ role, text: list })), null, role);
+    // A clickable div labelled by its own short text, and a button whatever its text, still ask.
+    assert.equal(
+      approvalReason(destructive, control({ role: 'generic', text: 'Delete' })),
+      '"Delete" says delete',
+    );
+    assert.equal(
+      approvalReason(
+        destructive,
+        control({ role: 'button', text: 'Delete this ticket and all its replies now' }),
+      ),
+      '"Delete this ticket and all its replies now" says delete',
+    );
+  });
+
   test('a word inside another word, or an ordinary control, does not ask', () => {
     for (const name of [
       'Open',

@@ -73,7 +73,7 @@ const CONFIRM = /^(ok|yes|confirm|continue|proceed|i understand|ja|oui|sí|si)\b
  * not. The first reason that applies is given.
  */
 export function approvalReason(policy: ApprovalPolicy, c: ControlFacts): string | null {
-  const said = (c.text && c.text !== c.name ? `${c.name} ${c.text}` : c.name || c.text).trim();
+  const said = saidBy(c);
   if (policy.when?.test(said)) return `"${clip(said)}" matches --approve-when ${policy.when.source}`;
   if (policy.presses === 'all') return 'every press asks (--approve all)';
   const word = WORDS.exec(said)?.[1];
@@ -82,6 +82,34 @@ export function approvalReason(policy: ApprovalPolicy, c: ControlFacts): string 
     return `"${clip(said)}" confirms the dialog "${clip(c.overlay)}"`;
   if (c.submits?.method === 'post') return `it submits a POST form (to ${c.submits.action})`;
   return null;
+}
+
+/** Roles whose text is their own label: what a press on them does is written there. */
+const CONTROLS = new Set([
+  'button',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'tab',
+  'switch',
+  'checkbox',
+  'radio',
+  'treeitem',
+]);
+/** Text this short is a label even on an element with no control role (a div made clickable by a script). */
+const LABEL_WORDS = 4;
+
+/**
+ * What the press says it does: the control's accessible name, and its text where the text is its own label.
+ * A container's text (a list, a row, the page's root) names every control inside it: a press on its empty
+ * space deletes nothing.
+ */
+function saidBy(c: ControlFacts): string {
+  const own = CONTROLS.has(c.role) || c.text.trim().split(/\s+/).length <= LABEL_WORDS;
+  const text = own && c.text !== c.name ? c.text : '';
+  return `${c.name} ${text}`.trim();
 }
 
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 59)}…` : s);
