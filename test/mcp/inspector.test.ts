@@ -3,7 +3,10 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { CLI, type HttpServerHandle, startHttpServer } from '../helpers/mcp-client.js';
 
 // The MCP Inspector CLI (1.x, --cli mode; 2.x needs Node 22) as a second, independent client.
@@ -107,5 +110,48 @@ describe('MCP Inspector CLI', () => {
     assert.equal(s.verdict, 'OK', JSON.stringify(click));
     assert.equal(s.landed.id, 'cb1');
     assert.equal((await srv.waitForHits(1, { run: 'inspector', type: 'click' }))[0]?.id, 'cb1');
+  });
+});
+
+describe('MCP Inspector CLI, a client without elicitation, with --approve destructive', () => {
+  let gated: HttpServerHandle;
+  before(async () => {
+    gated = await startHttpServer(['--shared', '--device-scale-factor', '2', '--approve', 'destructive']);
+  });
+  after(async () => {
+    await gated?.stop();
+  });
+
+  test('Delete is answered NEEDS_APPROVAL with the link; the retry waits for the person, who approves on the page', async () => {
+    const http = [gated.endpoint, '--transport', 'http', '--method', 'tools/call'];
+    const call = (tool: string, ...args: string[]) =>
+      inspector([...http, '--tool-name', tool, ...(args.length ? ['--tool-arg', ...args] : [])]);
+    await call('browser_navigate', `url=${srv.url('/rw/list', { run: 'inspector-approve' })}`);
+    const shot = await call('browser_screenshot');
+    const frame = (shot.structuredContent as { frame: { id: string } }).frame.id;
+    // TCK-7741's Delete on /rw/list at 1280×800 CSS px, DPR 2: CSS (1180, 343.5), image px (1250, 364) of the
+    // 1568 px wide frame (the default --max-image-edge).
+    const click = [`frame=${frame}`, 'x=1250', 'y=364'];
+    const first = await call('browser_click', ...click);
+    const s = first.structuredContent as { error: { code: string }; approval: { url: string } };
+    assert.equal(s.error.code, 'NEEDS_APPROVAL', JSON.stringify(first));
+    assert.deepEqual(srv.actions({ run: 'inspector-approve' }), []);
+    const person = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    try {
+      const waiting = call('browser_click', ...click);
+      const page = await person.newPage();
+      await page.goto(s.approval.url);
+      await page.click('#approve');
+      const r = (await waiting).structuredContent as { verdict: string; approval: { route: string } };
+      assert.equal(r.verdict, 'OK', JSON.stringify(r));
+      assert.equal(r.approval.route, 'approval page');
+    } finally {
+      await person.close();
+    }
+    const done = await srv.waitForActions(1, { run: 'inspector-approve' });
+    assert.deepEqual(
+      done.map((a) => [a.method, a.do, a.id]),
+      [['POST', 'delete', 'TCK-7741']],
+    );
   });
 });
