@@ -278,25 +278,27 @@ export async function frameDriver(
 ): Promise<{ driver: PageDriver; frameId: string; place: FramePlace } | null> {
   if (!frame || frame === driver.mainFrameId)
     return { driver, frameId: driver.mainFrameId, place: placeAt(0, 0) };
-  const remote = await remoteFrame(driver, frame);
-  if (remote) {
-    return {
-      driver: remote.driver,
-      frameId: remote.frameId,
-      place: await contentPlace(driver, remote.ownerBackendNodeId),
-    };
+  const remotes = await remoteFrames(driver);
+  // Where each session's viewport sits in the page's: through the chain of <iframe>s that hold it.
+  const placeOf = async (d: PageDriver, depth = 0): Promise<FramePlace | null> => {
+    if (d === driver) return placeAt(0, 0);
+    const r = remotes.find((x) => x.driver === d);
+    if (!r || depth > 8) return null;
+    const outer = await placeOf(r.holder, depth + 1);
+    return outer && compose(outer, await contentPlace(r.holder, r.ownerBackendNodeId));
+  };
+  const own = remotes.find((r) => r.frameId === frame);
+  if (own) {
+    const place = await placeOf(own.driver);
+    return place && { driver: own.driver, frameId: frame, place };
   }
-  const owner = await driver.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
-  if (owner) return { driver, frameId: frame, place: await contentPlace(driver, owner.backendNodeId) };
-  // A frame inside a cross-site iframe: its session holds it, placed inside that iframe.
-  for (const r of await remoteFrames(driver)) {
-    const inner = await r.driver.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
-    if (!inner) continue;
-    const [o, i] = await Promise.all([
-      contentPlace(driver, r.ownerBackendNodeId),
-      contentPlace(r.driver, inner.backendNodeId),
-    ]);
-    return { driver: r.driver, frameId: frame, place: compose(o, i) };
+  // A same-process frame of the page, or of a cross-site frame: the session holding it also holds its <iframe>.
+  for (const d of [driver, ...remotes.map((r) => r.driver)]) {
+    const owner = await d.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
+    if (!owner) continue;
+    const outer = await placeOf(d);
+    if (!outer) continue;
+    return { driver: d, frameId: frame, place: compose(outer, await contentPlace(d, owner.backendNodeId)) };
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import type { Protocol } from 'devtools-protocol';
-import { placed } from '../identity/remote-frames.js';
+import { placed, type RemoteDriver } from '../identity/remote-frames.js';
 import { BrowserError } from '../plumbing/errors.js';
 import type { PageDriver } from '../plumbing/page-driver.js';
 import { type FrameSnapshot, SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
@@ -41,7 +41,7 @@ export interface SnapshotRequest {
  */
 export async function requestSnapshot(
   driver: PageDriver,
-  remote: PageDriver[],
+  remote: RemoteDriver[],
   view: Box,
   cssContentWidth: number,
   ackBudgetMs: number,
@@ -53,9 +53,11 @@ export async function requestSnapshot(
   };
   const page = ask(driver);
   // A busy iframe must not cost the whole frame: without its document, its points are the iframe.
-  const frames = remote.map((d) => ({ driver: d, snapshot: ask(d).catch(() => null) }));
+  const frames = remote.map((r) => ({ ...r, snapshot: ask(r.driver).catch(() => null) }));
   await Promise.all(
-    [driver, ...remote].map((d) => d.send('Target.getTargetInfo', {}, ackBudgetMs).catch(() => {})),
+    [driver, ...remote.map((r) => r.driver)].map((d) =>
+      d.send('Target.getTargetInfo', {}, ackBudgetMs).catch(() => {}),
+    ),
   );
   const index = indexOf(driver, page, frames, view, cssContentWidth);
   // Whoever reads the frame awaits it; one that nobody reads must not end the process when it fails.
@@ -66,27 +68,26 @@ export async function requestSnapshot(
 async function indexOf(
   driver: PageDriver,
   page: Promise<Snapshot>,
-  frames: Array<{ driver: PageDriver; snapshot: Promise<Snapshot | null> }>,
+  frames: Array<RemoteDriver & { snapshot: Promise<Snapshot | null> }>,
   view: Box,
   cssContentWidth: number,
 ): Promise<SnapshotIndex> {
   const [snap, remote] = await Promise.all([
     page,
     Promise.all(
-      frames.map(async (f) => {
+      frames.map(async (f, id) => {
         const snapshot = await f.snapshot;
-        // Which <iframe> shows it is asked of the page, once its own snapshot is written.
-        const at = snapshot ? await placed(driver, f.driver) : null;
-        return at && snapshot ? { ownerBackendNodeId: at.ownerBackendNodeId, snapshot } : null;
+        // Which <iframe> shows it is asked of the session that holds it, once its own snapshot is written.
+        const at = snapshot ? await placed(f.holder, f.driver) : null;
+        const holder = f.holder === driver ? null : frames.findIndex((h) => h.driver === f.holder);
+        return at && snapshot ? { ownerBackendNodeId: at.ownerBackendNodeId, snapshot, id, holder } : null;
       }),
     ),
   ]);
   const doc = snap.documents[0];
   const devicePerCss = doc?.contentWidth && cssContentWidth ? doc.contentWidth / cssContentWidth : 1;
   const remoteSnaps = remote.map((f) => f?.snapshot);
-  const frameSnaps: FrameSnapshot[] = remote
-    .filter((f): f is { ownerBackendNodeId: number; snapshot: Snapshot } => f !== null)
-    .map((f) => ({ ...f, devicePerCss }));
+  const frameSnaps: FrameSnapshot[] = remote.filter((f) => f !== null).map((f) => ({ ...f, devicePerCss }));
   const index = new SnapshotIndex(snap, devicePerCss, frameSnaps, view);
   if (!sameScroll(view, index.scroll)) {
     throw new BrowserError(

@@ -37,10 +37,14 @@ export interface Measurement {
 
 /** An iframe's document that lives in another renderer process, captured through its own CDP session. */
 export interface FrameSnapshot {
-  /** backendNodeId of the <iframe> element in the page's document. */
+  /** backendNodeId of the <iframe> element, in the document of the snapshot that holds it. */
   ownerBackendNodeId: number;
   snapshot: Snapshot;
   devicePerCss: number;
+  /** This frame's place in the list of frame snapshots (its `holder` names it so). */
+  id?: number;
+  /** Whose snapshot holds its <iframe>: another frame snapshot's `id`, or the page's (null, unset). */
+  holder?: number | null;
 }
 
 /** Where a document's points sit in the top document: top page point = toOuter(place, q); visible only in clip. */
@@ -104,6 +108,9 @@ export class SnapshotIndex {
     // Document indexes are per snapshot: a document's child documents are looked up in its own snapshot.
     const groupOf = new Map<SnapshotDoc, SnapshotDoc[]>(docs.map((d) => [d, docs]));
     for (const e of extra) for (const d of e.docs) groupOf.set(d, e.docs);
+    // Which snapshot each document came in: the page's (null) or a frame's id, to find the frames it holds.
+    const holderOf = new Map<SnapshotDoc, number | null>(docs.map((d) => [d, null]));
+    for (const e of extra) for (const d of e.docs) holderOf.set(d, e.f.id ?? -1);
     while (queue.length > 0) {
       const parent = queue.shift() as Placement;
       const d = parent.doc;
@@ -114,7 +121,9 @@ export class SnapshotIndex {
         const child =
           childIndex !== undefined
             ? group[childIndex]
-            : extra.find((e) => d === main && e.f.ownerBackendNodeId === d.backendId(ni))?.docs[0];
+            : extra.find(
+                (e) => holderOf.get(d) === (e.f.holder ?? null) && e.f.ownerBackendNodeId === d.backendId(ni),
+              )?.docs[0];
         const b = d.boundsOf(ni);
         if (!child || !b || child.layoutCount === 0) continue;
         const place = compose(parent.place, framePlace(d, ni, b, child.scroll));
