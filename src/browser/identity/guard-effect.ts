@@ -43,7 +43,29 @@ export function pressEffects(
     toggled: Set<Element>;
     gone: string[];
     text: number;
-  } = { el: null, rec: null, k: null, state: [], shown: new Set(), toggled: new Set(), gone: [], text: 0 };
+    /** Popovers open at the press: showing one changes no attribute, so the mutations never tell. */
+    popovers: Set<Element>;
+  } = {
+    el: null,
+    rec: null,
+    k: null,
+    state: [],
+    shown: new Set(),
+    toggled: new Set(),
+    gone: [],
+    text: 0,
+    popovers: new Set(),
+  };
+  const openPopovers = (el: Element): Element[] => {
+    const roots = new Set<Document | ShadowRoot>([document]);
+    const own = el.getRootNode();
+    if (own instanceof ShadowRoot) roots.add(own);
+    try {
+      return [...roots].flatMap((r) => Array.from(r.querySelectorAll(':popover-open')));
+    } catch {
+      return []; // a browser without the Popover API
+    }
+  };
   const SHOWN_BY = ['class', 'style', 'hidden', 'open', 'aria-hidden'];
   const stateOf = (el: Element): string[] => {
     const c = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
@@ -69,6 +91,7 @@ export function pressEffects(
     fx.toggled.clear();
     fx.gone = [];
     fx.text = 0;
+    fx.popovers = new Set(openPopovers(el));
   };
   const noteEffect = (r: MutationRecord) => {
     const el = fx.el;
@@ -131,6 +154,9 @@ export function pressEffects(
     fx.el = null;
     if (!el) return null;
     const now = el.isConnected ? stateOf(el) : [];
+    const open = openPopovers(el);
+    for (const p of open) if (!fx.popovers.has(p)) fx.shown.add(p);
+    for (const p of fx.popovers) if (!open.includes(p)) fx.toggled.add(p);
     const changed = now.filter((s, i) => s !== fx.state[i]);
     const k = fx.k ?? kit();
     const shown = [...fx.shown].filter(
