@@ -218,7 +218,7 @@ const WHY: Record<string, string> = {
   disabled: 'it is disabled',
   fieldset: 'it is in a disabled fieldset',
   'aria-disabled': 'it is marked aria-disabled="true"',
-  inert: 'it is in an inert part of the page (what lies behind a dialog is)',
+  inert: 'it is in an inert part of the page (no pointer or key reaches it)',
   readonly: 'the field is read-only',
 };
 
@@ -271,8 +271,13 @@ export function throughVerdict(
   const seen = a.live ?? a.seen;
   if (!peek?.blocked || (seen && sameElement(seen, peek))) return null;
   if (stale && !(a.captured && sameElement(a.captured.facts, peek))) return null;
-  // Unchanged since the frame: the frame showed the point passing through too (it looked greyed out).
-  const inFrame = !stale && Boolean(a.captured && seen && sameElement(a.captured.facts, seen));
+  // Unchanged since the frame: the frame showed the point passing through too (it looked greyed out). The
+  // snapshot hit-tests by layout, through inert and pointer-events: none: it names the control itself, and
+  // says whether it was already blocked then.
+  const then = a.captured?.facts.blocked;
+  const inFrame =
+    (!stale && Boolean(a.captured && seen && sameElement(a.captured.facts, seen))) ||
+    Boolean(a.captured && sameElement(a.captured.facts, peek) && then?.reason === peek.blocked.reason);
   a.report.hitNow = toHit(peek);
   return disabledReport(a, peek, peek.blocked, inFrame);
 }

@@ -44,8 +44,6 @@ export async function checkPoint(
   if (!refusal) {
     place(a);
     refusal = await holdNow(a);
-    const px = a.pixelStage;
-    if (!refusal && px) refusal = await pixelTimed(a, () => comparePixels(a, px));
   }
   if (refusal) {
     if (a.live) await release(a.live);
@@ -161,8 +159,17 @@ function place(a: Attempt): void {
 async function holdNow(a: Attempt): Promise<ClickReport | null> {
   await lookFirst(a);
   const refusal = await judgeSeen(a);
+  // What holds the point now may be the container a click passes through to (a disabled or inert control
+  // takes no pointer): then the control is what the frame showed, and it cannot act.
   if (refusal)
-    return refusal.verdict === 'STALE_TARGET' ? ((await blockedThrough(a, refusal)) ?? refusal) : refusal;
+    return ['STALE_TARGET', 'COVERED'].includes(refusal.verdict)
+      ? ((await blockedThrough(a, refusal)) ?? refusal)
+      : refusal;
+  // The pixels are read before trueclick's pointer moves too: a chart answers the hover with an emphasis
+  // and a tooltip, which is not what the model saw, nor a change of the page.
+  const px = a.pixelStage;
+  const pixels = px ? await pixelTimed(a, () => comparePixels(a, px)) : null;
+  if (pixels) return pixels;
   if (presses(a.intent)) {
     await pointAndArm(a);
     const hover = judgeHover(a);

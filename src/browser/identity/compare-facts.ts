@@ -20,7 +20,7 @@ export interface SetAside {
   what: string;
   was: string;
   now: string;
-  why: 'live' | 'ticking' | 'hover' | 're-rendered';
+  why: 'live' | 'ticking' | 'hover' | 're-rendered' | 'hit area';
 }
 
 export interface CompareRules {
@@ -48,6 +48,7 @@ export interface Judgement {
 const short = (s: string | undefined, n = 64) => normalizeText(s, n);
 const isLive = (p: string) => p.startsWith('~');
 const isText = (p: string) => p.startsWith('t:');
+const isImage = (p: string) => p.startsWith('i:');
 /** A part as a person reads it: `t:Running for 1m` → `Running for 1m`. */
 export const partText = (p: string) => p.replace(/^~?[a-z]:/, '');
 
@@ -93,10 +94,13 @@ function compareRecord(then: ElementFacts, now: ElementFacts, rules: CompareRule
     if (x.p !== B.stable[j]?.p) moved.push(j);
   });
   const ticking = rules.ticking ?? new Set<number>();
-  const unexplained = moved.filter((j) => !ticking.has(A.stable[j]?.i ?? -1));
-  // What ticks may be set aside only while something else that tells the record apart held.
+  // What ticks, and a picture that arrived, may be set aside only while something else that tells the
+  // record apart held (its id text): where only the picture tells rows apart, the picture names the row.
   const held = A.stable.filter((_, j) => !moved.includes(j));
   const distinctHeld = held.some((x) => rules.distinct?.[x.i] ?? true);
+  const pictures = moved.filter((j) => isImage(A.stable[j]?.p ?? '') && isImage(B.stable[j]?.p ?? ''));
+  const arrived = distinctHeld ? pictures : [];
+  const unexplained = moved.filter((j) => !ticking.has(A.stable[j]?.i ?? -1) && !arrived.includes(j));
   if (unexplained.length > 0) {
     const texts = unexplained.every((j) => isText(A.stable[j]?.p ?? '') && isText(B.stable[j]?.p ?? ''));
     if (texts && distinctHeld)
@@ -105,10 +109,10 @@ function compareRecord(then: ElementFacts, now: ElementFacts, rules: CompareRule
   }
   if (moved.length > 0 && !distinctHeld) return changed;
   const setAside: SetAside[] = moved.map((j) => ({
-    what: 'text',
+    what: arrived.includes(j) ? 'picture' : 'text',
     was: partText(A.stable[j]?.p ?? ''),
     now: partText(B.stable[j]?.p ?? ''),
-    why: 'ticking',
+    why: arrived.includes(j) ? 'live' : 'ticking',
   }));
   for (let k = 0; k < Math.max(A.live.length, B.live.length); k++) {
     const was = A.live[k]?.p ?? '';
@@ -133,6 +137,19 @@ function explained(text: string, aside: SetAside[]): string {
 export function judge(then: ElementFacts, now: ElementFacts, rules: CompareRules = {}): Judgement {
   const out: Judgement = { diffs: [], setAside: [], maybeTicking: [] };
   if (then.background && now.background && (then.frame ?? '') === (now.frame ?? '')) return out;
+  // The snapshot and the live hit-test may name different elements of one control: a slider's handle
+  // holds a touch area (noUiSlider), and one side names the handle, the other its child. Then the control
+  // is what is compared, in its record.
+  if (!rules.strict && then.backendNodeId !== now.backendNodeId && oneControl(then, now)) {
+    const j = judge(asControl(then), { ...asControl(now), backendNodeId: then.backendNodeId }, rules);
+    j.setAside.push({
+      what: 'element',
+      was: then.tag.toLowerCase(),
+      now: now.tag.toLowerCase(),
+      why: 'hit area',
+    });
+    return j;
+  }
   const add = (field: Difference['field'], a: string | undefined, b: string | undefined) => {
     if ((a ?? '') !== (b ?? '')) out.diffs.push({ field, was: a ?? '', now: b ?? '' });
   };
@@ -175,6 +192,33 @@ export function judge(then: ElementFacts, now: ElementFacts, rules: CompareRules
     out.setAside.push({ what: 'element', was: node.was, now: node.now, why: 're-rendered' });
   }
   return out;
+}
+
+/** An element as the control it belongs to: the control's own tag, role, text and identity. */
+function asControl(f: ElementFacts): ElementFacts {
+  const c = f.actionable;
+  if (!c) return f;
+  const { actionable: _a, ...rest } = f;
+  return { ...rest, tag: c.tag, attrs: c.attrs, text: c.text, role: c.role };
+}
+
+/**
+ * Whether one of the two is a control and the other an empty hit area inside it (no text, no role of its
+ * own): what a widget adds to widen where its control takes the pointer. A label span is not one: its
+ * text says which control it is, and it is compared as it is.
+ */
+function oneControl(a: ElementFacts, b: ElementFacts): boolean {
+  const part = a.actionable ? a : b;
+  const whole = part === a ? b : a;
+  if (!part.actionable || whole.actionable) return false;
+  if (part.text !== '' || part.role !== 'generic') return false;
+  if ((a.frame ?? '') !== (b.frame ?? '')) return false;
+  const key = (f: ElementFacts) => {
+    const c = asControl(f);
+    const { title: _t, ...attrs } = c.attrs;
+    return `${c.role} ${c.tag} ${normalizeText(c.text)} ${JSON.stringify(attrs)}`;
+  };
+  return key(a) === key(b);
 }
 
 /** Whether the element says which thing it is beyond its place: its record held a distinct part, or its own ids. */
@@ -244,11 +288,22 @@ export function describeSetAside(list: SetAside[]): string {
     if (s.why === 'hover')
       return `"${short(s.was, 40)}" reads "${short(s.now, 40)}" under trueclick's own pointer`;
     if (s.why === 're-rendered') return `the page drew the ${s.was} anew, the same in every part`;
+    if (s.why === 'hit area') return `the point reaches the same control through its ${s.now}`;
+    if (s.what === 'picture') return `a picture arrived (${pictureName(s.now)})`;
     const verb = s.why === 'ticking' ? 'ticked to' : 'updated to';
     return `"${short(s.was, 40)}" ${verb} "${short(s.now, 40)}"`;
   });
   const more = list.length > 2 ? ` (and ${list.length - 2} more)` : '';
   return `${said.join('; ')}${more}`;
+}
+
+/** `ada.png` for `https://cdn.example/u/ada.png?s=64|Ada`; `an inline image` for a data: URL. */
+function pictureName(part: string): string {
+  const [src = '', alt = ''] = part.split('|');
+  if (alt) return `"${short(alt, 40)}"`;
+  if (src.startsWith('data:')) return 'an inline image';
+  const file = src.split(/[?#]/)[0]?.split('/').filter(Boolean).at(-1) ?? '';
+  return file ? `"${short(file, 40)}"` : 'no source';
 }
 
 function recordWord(tag: string): string {

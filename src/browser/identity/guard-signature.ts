@@ -55,6 +55,8 @@ export function recordSignatures(
       const ticks = moved.every((x) => {
         const at = is[was.indexOf(x)];
         const tick = a.tickingParts.has(x.i) || ticking(now.owners[at?.i ?? -1]);
+        // A picture that arrives (the app swaps the placeholder's src) in a record whose name held.
+        if (x.p.startsWith('i:') && at?.p.startsWith('i:')) return true;
         return x.p.startsWith('t:') && at?.p.startsWith('t:') && tick;
       });
       if (!held || !ticks) return 'its record';

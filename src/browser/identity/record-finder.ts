@@ -133,6 +133,18 @@ export function recordFinder<N>(v: TreeView<N>, lists: IdentityLists, k2: KitRea
       );
       if (alike.length >= 2) return found(c.r);
     }
+    return chartOf(start, found);
+  };
+
+  // A chart drawn in SVG has no rows: its texts (categories, value labels) hold no structure that repeats
+  // around a bar. The chart is then one record, its texts in order: a value that ticks in place is the chart
+  // living while its categories hold, and bars re-sorted read as another record.
+  const chartOf = (n: N, found: (r: N) => RecordOf<N>): RecordOf<N> | null => {
+    let svg: N | null = null;
+    for (let x: N | null = n; x; x = v.parent(x)) if (v.tag(x).toUpperCase() === 'SVG') svg = x;
+    if (svg === null) return null;
+    let texts = 0;
+    for (const p of partsOf(svg)) if (/^~?t:/.test(p.part) && ++texts >= 2) return found(svg);
     return null;
   };
 
@@ -212,7 +224,9 @@ export function recordFinder<N>(v: TreeView<N>, lists: IdentityLists, k2: KitRea
     const parent = v.parent(rec.node);
     const sibs = parent === null ? [] : nearSiblings(rec.node, parent).filter((s) => v.tag(s) === rec.tag);
     const theirs = sibs.map(recordParts);
-    return mine.map((p, i) => theirs.length > 0 && theirs[how]((t) => t[i] !== p));
+    // A record alone of its kind (a chart) is told apart by all it holds.
+    if (theirs.length === 0) return mine.map(() => true);
+    return mine.map((p, i) => theirs[how]((t) => t[i] !== p));
   };
   const distinctParts = (n: N) => compareParts(n, 'some');
   const uniqueParts = (n: N) => compareParts(n, 'every');
