@@ -22,7 +22,8 @@ if (files.length === 0) {
 // a page of 56 000 elements (seconds each): they run last and alone, so they neither starve the other tests
 // (an Inspector call timed out beside the load) nor are measured amid them (a capture ran out of its 10 s).
 // The pack test runs `npm install` (disk and CPU for seconds): beside browser tests it made their timings slip.
-const HEAVY = ['load.test.js', 'large-page.test.js', 'pack.test.js'];
+// The SIGTERM test keeps a CPU burner on each core for ~40 s (a shutdown under load is what it checks).
+const HEAVY = ['load.test.js', 'large-page.test.js', 'pack.test.js', 'sigterm.test.js'];
 const alone = files.filter((f) => HEAVY.some((h) => f.endsWith(h)));
 const rest = files.filter((f) => !alone.includes(f));
 // The MCP tests speak 2025-11-25 unless told (test/helpers/mcp-client.ts). These speak 2026-07-28 in a second

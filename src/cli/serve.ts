@@ -8,6 +8,7 @@ import { parseCaps } from '../mcp/caps.js';
 import { serveHttp } from '../mcp/http.js';
 import { serveStdio } from '../mcp/stdio.js';
 import { type BrowserFlags, sessionOptions } from './options.js';
+import { handleSignals, onShutdown, shutdown } from './shutdown.js';
 
 export interface ServeFlags extends BrowserFlags {
   http?: number;
@@ -105,6 +106,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
       `trueclick: unhandled rejection: ${err instanceof Error ? err.stack : String(err)}\n`,
     );
   });
+  // One way out from the start (a signal during start-up too), bounded: see src/cli/shutdown.ts.
+  handleSignals();
   const options = sessionOptions(flags);
   Object.assign(options, approvalOptions(flags));
   const approval = await approvalServing(flags, options);
@@ -131,7 +134,11 @@ export async function serve(flags: ServeFlags): Promise<void> {
       `trueclick: open ${relay.connectUrl} in your browser (with the trueclick extension) and share a tab.\n`,
     );
   }
-  if (flags.http === undefined) return serveStdio(options, caps, traced, approval);
+  if (flags.http === undefined) {
+    const stdio = serveStdio(options, shutdown, caps, traced, approval);
+    onShutdown(() => stdio.close());
+    return;
+  }
   const token = flags.token ?? process.env.TRUECLICK_TOKEN;
   const instance = flags.instance ?? process.env.TRUECLICK_INSTANCE;
   const fleetSecret = flags.fleetSecret ?? process.env.TRUECLICK_FLEET_SECRET;
@@ -160,11 +167,6 @@ export async function serve(flags: ServeFlags): Promise<void> {
   process.stderr.write(
     `trueclick MCP over streamable HTTP at http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp (instance ${server.instance}${token ? ', bearer token required' : ''})\n`,
   );
-  const stop = () => {
-    // Every session's context and every browser closes before the process goes: nothing is left behind.
-    setTimeout(() => process.exit(0), 10_000).unref();
-    void server.shutdown().finally(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // Every session's context and every browser closes before the process goes: nothing is left behind.
+  onShutdown(() => server.shutdown());
 }

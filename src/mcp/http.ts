@@ -229,6 +229,12 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
     const session = sharedSession ?? newSession();
     const trace = sharedSession ? sharedTrace : newTrace();
     const release = table.reserve();
+    // One close, awaited by whoever ends the session: the transport's onclose starts it when end() closes the
+    // transport, and a second session.close() returns at once (its handle already taken): end() did not wait
+    // for a browser of the session's own (--browser-per-session, --user-data-dir), and the server exited while
+    // it was still closing.
+    let closing: Promise<void> | undefined;
+    const closeSession = () => (closing ??= session === sharedSession ? Promise.resolve() : session.close());
     const transport = new NodeStreamableHTTPServerTransport({
       // The proxy in front of a fleet routes a 2025 session by this prefix.
       sessionIdGenerator: () => `${keys.instance}-${randomUUID()}`,
@@ -240,7 +246,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
           ...(trace ? { trace } : {}),
           end: async () => {
             await transport.close().catch(() => {});
-            if (session !== sharedSession) await session.close();
+            await closeSession();
           },
         });
       },
@@ -251,7 +257,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
         transports.delete(sid);
         table.drop(sid);
       }
-      if (session !== sharedSession) void session.close().finally(() => giveBackMemorySoon());
+      if (session !== sharedSession) void closeSession().finally(() => giveBackMemorySoon());
     };
     try {
       await createMcpServer(oneSession(session, trace), http.caps, approval).connect(transport);
@@ -259,7 +265,7 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
     } finally {
       release();
       // An initialize that did not open a session (a bad one) must not leave its session behind.
-      if (!transport.sessionId && session !== sharedSession) await session.close();
+      if (!transport.sessionId) await closeSession();
     }
   };
 
@@ -278,16 +284,21 @@ export async function serveHttp(options: SessionOptions, http: HttpOptions): Pro
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
-  server.shutdown = async () => {
-    await modern.close().catch(() => {});
-    await table.closeAll();
-    await sharedSession?.close();
-    await sharedBrowser?.close();
-    await http.approval?.page?.close().catch(() => {});
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
+  let shuttingDown: Promise<void> | undefined;
+  server.shutdown = () => {
+    shuttingDown ??= (async () => {
+      // No new connection from here on: a session opened now would start a browser while the others close.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await modern.close().catch(() => {});
+      await table.closeAll();
+      await sharedSession?.close();
+      await sharedBrowser?.close();
+      await http.approval?.page?.close().catch(() => {});
+      // Idle keep-alive connections and open SSE streams would hold close() until they end.
       server.closeAllConnections();
-    });
+      await stopped;
+    })();
+    return shuttingDown;
   };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -123,6 +123,38 @@ const setupFailed = (err: unknown) =>
         'Check --viewport, --device-scale-factor and --storage-state, then retry.',
       );
 
+/**
+ * Whether this process ends its browsers itself on SIGINT, SIGTERM and SIGHUP (`trueclick serve`, see
+ * src/cli/shutdown.ts). Playwright's own handlers would run beside its one: on SIGTERM they close every
+ * browser under the sessions still using them, on SIGINT they exit (130) as soon as the browsers are gone,
+ * before the server has closed, and on SIGHUP they close the browsers and leave the server up. Playwright's
+ * exit hook stays: whatever way the process exits, it SIGKILLs the browsers it launched (one mid-launch too).
+ */
+let signalsHandledHere = false;
+
+/** This process handles its signals itself: browsers launched from now on leave them to it. */
+export function handleSignalsHere(): void {
+  signalsHandledHere = true;
+}
+
+/**
+ * Launches under way: a process that exits meanwhile, before Playwright has spawned the browser, leaves its
+ * temporary folders behind (Playwright's exit hook knows a browser only once it is spawned).
+ */
+const launching = new Set<Promise<unknown>>();
+
+function tracked<T>(launch: Promise<T>): Promise<T> {
+  launching.add(launch);
+  const done = () => launching.delete(launch);
+  launch.then(done, done);
+  return launch;
+}
+
+/** Settles once no launch is under way (what they started is then the exit hook's to kill if still open). */
+export async function launchesSettled(): Promise<void> {
+  while (launching.size) await Promise.allSettled([...launching]);
+}
+
 function launchArgs(opts: BrowserOptions) {
   const executablePath = findChromium(opts.executablePath);
   const args = [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])];
@@ -136,6 +168,7 @@ function launchArgs(opts: BrowserOptions) {
     // Playwright adds --hide-scrollbars in headless (and would filter ours out): keep it only when asked.
     ...(opts.hideScrollbars ? {} : { ignoreDefaultArgs: ['--hide-scrollbars'] }),
     timeout: 30_000,
+    ...(signalsHandledHere ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
   };
 }
 
@@ -150,7 +183,7 @@ const launchFailed = (what: string, err: unknown) =>
 export async function launchChromium(opts: BrowserOptions = {}): Promise<Browser> {
   const launch = launchArgs(opts);
   try {
-    return await chromium.launch(launch);
+    return await tracked(chromium.launch(launch));
   } catch (err) {
     throw launchFailed(`Chromium at ${launch.executablePath}`, err);
   }
@@ -237,10 +270,9 @@ async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
   const launch = launchArgs(opts);
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(opts.userDataDir as string, {
-      ...launch,
-      viewport: null,
-    });
+    context = await tracked(
+      chromium.launchPersistentContext(opts.userDataDir as string, { ...launch, viewport: null }),
+    );
   } catch (err) {
     throw launchFailed(`Chromium on the profile ${opts.userDataDir}`, err);
   }
