@@ -37,7 +37,32 @@ interface Subject {
   move: string;
   /** What lives on the page while nothing moves. */
   lives: string;
+  /** Its name in the results, where one page is measured twice (ECharts' two renderers). */
+  name?: string;
+  /** For a page with no row elements (a chart): the i-th target's centre, and the record at a point. */
+  targetAt?: (page: Page, i: number) => Promise<{ x: number; y: number }>;
+  keyAt?: (page: Page, p: { x: number; y: number }) => Promise<string | null>;
 }
+
+type Bar = { name: string; x: number; y: number; width: number; height: number };
+const bars = (page: Page) =>
+  page.evaluate(() => (window as unknown as { rw: { bars(): Bar[] } }).rw.bars());
+
+/** A bar chart's bars as records: the i-th bar's centre; the category whose bar holds a point. */
+const CHART = {
+  rows: '#chart',
+  target: '',
+  act: 'drill',
+  move: 'resort',
+  targetAt: async (page: Page, i: number) => {
+    const b = (await bars(page))[i] as Bar;
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  },
+  keyAt: async (page: Page, p: { x: number; y: number }) =>
+    (await bars(page)).find(
+      (b) => p.x >= b.x && p.x <= b.x + b.width && p.y >= b.y && p.y <= b.y + b.height,
+    )?.name ?? null,
+};
 
 const SUBJECTS: Subject[] = [
   {
@@ -98,10 +123,34 @@ const SUBJECTS: Subject[] = [
     move: 'resort',
     lives: 'Ionic: progress bars rise every 120 ms, spinners turn',
   },
+  {
+    page: 'inbox',
+    query: { avatarDelay: 300 },
+    rows: '.inbox-row',
+    target: 'a.open',
+    act: 'open',
+    move: 'resort',
+    lives: 'React: each avatar arrives after the screenshot (the app sets its src)',
+  },
+  {
+    ...CHART,
+    page: 'echarts',
+    name: 'echarts-svg',
+    query: { renderer: 'svg', live: 200 },
+    lives: 'Apache ECharts 6, SVG: every value label ticks every 200 ms',
+  },
+  {
+    ...CHART,
+    page: 'echarts',
+    name: 'echarts-canvas',
+    query: { renderer: 'canvas', live: 300 },
+    lives: 'Apache ECharts 6, canvas: the chart set again every 300 ms; the pointer raises its emphasis',
+  },
 ];
 
 /** The key of the record under a CSS point, read from the page (through open shadow roots). */
 function keyAt(page: Page, s: Subject, p: { x: number; y: number }): Promise<string | null> {
+  if (s.keyAt) return s.keyAt(page, p);
   return page.evaluate(
     ({ p, rows, act }) => {
       let el: Element | null = document.elementFromPoint(p.x, p.y);
@@ -139,6 +188,7 @@ function keyAt(page: Page, s: Subject, p: { x: number; y: number }): Promise<str
 }
 
 async function rowTarget(page: Page, s: Subject, i: number): Promise<{ x: number; y: number }> {
+  if (s.targetAt) return s.targetAt(page, i);
   const loc = page.locator(s.rows).nth(i).locator(s.target).first();
   // A grid redraws its cells as prices tick: the element found may be replaced before its box is read.
   for (let k = 0; k < 10; k++) {
@@ -201,10 +251,11 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
   try {
     for (const s of SUBJECTS) {
       const t = { still: tally(), moved: tally(), naiveStill: tally(), naiveMoved: tally() };
-      ctx.log(`living: /rw/${s.page}, ${per} still and ${per} moved clicks, trueclick then naive`);
+      const name = s.name ?? s.page;
+      ctx.log(`living: ${name}, ${per} still and ${per} moved clicks, trueclick then naive`);
       for (const moved of [false, true]) {
         for (let i = 0; i < per; i++) {
-          const run = `living-${s.page}-${++n}`;
+          const run = `living-${name}-${++n}`;
           const page = (await tc.driver()).page;
           await open(page, srv, s, run, async (u) => {
             await tc.navigate(u);
@@ -228,11 +279,11 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
           if (r.verdict === 'OK') {
             bucket.ms.push(ms);
             if (r.pixels?.costMs !== undefined) bucket.pixelMs.push(r.pixels.costMs);
-          } else if (!moved) ctx.log(`living: still /rw/${s.page} refused: ${r.message.slice(0, 300)}`);
+          } else if (!moved) ctx.log(`living: still ${name} refused: ${r.message.slice(0, 300)}`);
           count(bucket, srv.actions({ run }), s.act, intended, r.verdict !== 'OK');
         }
         for (let i = 0; i < per; i++) {
-          const run = `living-${s.page}-${++n}`;
+          const run = `living-${name}-${++n}`;
           await open(naive, srv, s, run, async (u) => {
             await naive.goto(u);
           });
@@ -259,19 +310,19 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
       }
       const click = summarize(t.still.ms);
       out.measures.push({
-        key: `living.${s.page}.click`,
+        key: `living.${name}.click`,
         thing: `/rw/${s.page}: trueclick click on a living page (${s.lives}), OK ones`,
         page: `/rw/${s.page}`,
         summary: click,
       });
       if (t.still.pixelMs.length > 0)
         out.measures.push({
-          key: `living.${s.page}.pixels`,
+          key: `living.${name}.pixels`,
           thing: `/rw/${s.page}: of that, the pixel guard (band cut, clipped re-capture, colour compare)`,
           page: `/rw/${s.page}`,
           summary: summarize(t.still.pixelMs),
         });
-      raw[s.page] = { lives: s.lives, ...t };
+      raw[name] = { lives: s.lives, ...t };
     }
   } finally {
     await tc.close();
@@ -282,7 +333,7 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
   out.counts.push(
     {
       key: 'living.still.trueclick',
-      thing: `living pages, nothing moved (${SUBJECTS.map((s) => s.page).join(', ')}): trueclick click ${THINK_MS} ms after the screenshot`,
+      thing: `living pages, nothing moved (${SUBJECTS.map((s) => s.name ?? s.page).join(', ')}): trueclick click ${THINK_MS} ms after the screenshot`,
       runs: still.runs,
       wrong: still.refused,
       detail: `false refusals ${still.refused} (${pct(still.refused, still.runs)}); the record seen acted on ${still.right}, another ${still.wrong}, nothing recorded ${still.none} (server's log)`,

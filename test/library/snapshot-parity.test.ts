@@ -44,6 +44,12 @@ describe('the frame and the live hit test name the same element at every point o
     test(path, async () => {
       await ctx.session.navigate(ctx.srv.url(path, { ...query, run: `parity${path.replace(/\W/g, '-')}` }));
       const page = (await ctx.session.driver()).page;
+      // Still means loaded: Shoelace fetches each icon's SVG after it upgraded (on busy cores, after a
+      // screenshot taken 300 ms in: the frame named the sl-icon, the live hit the svg that came into it).
+      await page.waitForLoadState('networkidle');
+      await page.waitForFunction(() =>
+        Array.from(document.querySelectorAll('sl-icon')).every((i) => i.shadowRoot?.querySelector('svg')),
+      );
       await page.waitForTimeout(300);
       // Boxes to probe at their edges: the named ones, and (for '*') every box that can scroll.
       const probe = await page.evaluate((sel) => {
