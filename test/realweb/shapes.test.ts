@@ -204,6 +204,17 @@ describe('Apache ECharts 6 (echarts/core): charts that live', () => {
     });
   }
 
+  test('canvas re-sorted: Phones’ bar becomes Laptops’, whose body fills the band across the point alike: refused, nothing drilled', async () => {
+    const { run, page } = await ctx.rw.open('echarts', { renderer: 'canvas', live: 300 });
+    const at = await centreOf(page, 'Phones');
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    const r = await ctx.rw.click(shot, at);
+    assertRefused(r, 'STALE_TARGET');
+    assert.match(r.message, /column through it changed/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
   test('svg: the value label "5,805" ticks in place; the click on it is OK and says what ticked', async () => {
     const { page } = await ctx.rw.open('echarts', { renderer: 'svg', live: 200 });
     const label = await ctx.rw.centre(page.locator('#chart svg text', { hasText: /^5,[78]\d\d$/ }).first());

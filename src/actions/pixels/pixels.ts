@@ -8,6 +8,7 @@ import {
   type Grey,
   greyOf,
   greyPng,
+  greyRegion,
   masked,
   tonesAlike,
 } from '../../image/pixel-diff.js';
@@ -122,10 +123,15 @@ export function textThen(s: PixelStage): Promise<string> {
 }
 
 /** The same band now, from a clipped capture at the frame's scale; the point may have followed a scroll. */
-async function bandNow(a: Attempt, s: PixelStage): Promise<Buffer> {
+function bandNow(a: Attempt, s: PixelStage): Promise<Buffer> {
+  return clipNow(a, s.image);
+}
+
+/** A box of the frame's image (image px) as the page shows it now, captured at the frame's scale. */
+async function clipNow(a: Attempt, image: Box): Promise<Buffer> {
   const frame = a.frame as FrameRecord;
   const { k } = frameScale(frame);
-  const css = bandCss(frame, s.image);
+  const css = bandCss(frame, image);
   const shift = { x: a.vp.x - a.resolved.point.x, y: a.vp.y - a.resolved.point.y };
   const shot = await a.ctx.driver.send('Page.captureScreenshot', {
     format: 'png',
@@ -152,7 +158,7 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
   const diff = diffGrey(thenGrey, nowGrey);
   const { check } = s;
   check.changedShare = Math.round(diff.changedShare * 10_000) / 10_000;
-  if (diff.changedPixels < MIN_CHANGED) return null;
+  if (diff.changedPixels < MIN_CHANGED) return columnVerdict(a, frame);
   const what = `the ${fmt(check.band.width)}×${fmt(check.band.height)} CSS px band under the point`;
   const where = `Not clicked: the point ${fmtPoint(a.resolved.point)} is on ${describeHit(a.report.hitAtCapture)}, a ${check.why} whose DOM says nothing of what it shows`;
   const engine = ocrEngine();
@@ -173,7 +179,7 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
   check.textNow = nowText;
   check.ocr = t0 || t1 ? 'read' : 'no text';
   // The same words in changed pixels: a hover highlight or a redrawn badge, not another record.
-  if (t0 && t0 === t1) return null;
+  if (t0 && t0 === t1) return columnVerdict(a, frame);
   // Text that does not hold for MOTION_MS belongs to the moving picture (a video's frames read as letters).
   if (moving && (!t1 || t1 !== t2)) {
     if (moving.tonesAlike >= TONES_ALIKE) return null;
@@ -190,6 +196,38 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
   return stale(
     a,
     `${where}; ${what} read "${then}" in frame ${frame.id}, now "${nowText}" (${pct(diff.changedShare)} of its pixels changed).`,
+  );
+}
+
+/** Half the width (CSS px) of the column through the point that is compared too. */
+const COLUMN_HALF = 6;
+
+/**
+ * The band across the point holds still (or reads the same words), but the column through it may not: a bar
+ * chart re-sorted shows another bar at the point whose body fills the band as the first one did, and its
+ * top, value and category lie above and below. A column that changes by itself (a clock drawn there, a
+ * playing picture) is the page living: the band alone judges then.
+ */
+async function columnVerdict(a: Attempt, frame: FrameRecord): Promise<ClickReport | null> {
+  if (!frame.image) return null;
+  const { k, origin } = frameScale(frame);
+  const el = elementInImage(a, frame);
+  const px = (a.resolved.point.x - origin.x) * k;
+  const x0 = Math.max(el.x0, Math.floor(px - COLUMN_HALF * k));
+  const x1 = Math.min(el.x1, Math.ceil(px + COLUMN_HALF * k));
+  if (x1 <= x0 || el.y1 <= el.y0) return null;
+  const box = { x: x0, y: el.y0, width: x1 - x0, height: el.y1 - el.y0 };
+  const then = await greyRegion(Buffer.from(frame.image, 'base64'), box);
+  const look = async () => fitGrey(await greyOf(await clipNow(a, box)), then.width, then.height);
+  const now = await look();
+  const diff = diffGrey(then, now);
+  if (diff.changedPixels < MIN_CHANGED) return null;
+  await new Promise((r) => setTimeout(r, MOTION_MS));
+  if (diffGrey(now, await look()).changedPixels >= MIN_CHANGED) return null;
+  const css = bandCss(frame, box);
+  return stale(
+    a,
+    `Not clicked: the point ${fmtPoint(a.resolved.point)} is on ${describeHit(a.report.hitAtCapture)}, a ${a.report.pixels?.why ?? 'picture'} whose DOM says nothing of what it shows; the band across the point held, but the ${fmt(css.width)}×${fmt(css.height)} CSS px column through it changed since frame ${frame.id} (${pct(diff.changedShare)} of its pixels): what lies above and below the point (a bar's top, its value, its label) is another now.`,
   );
 }
 
