@@ -161,7 +161,11 @@ describe('the Popover API, invoker commands and an exclusive <details> group', (
     let shot = await ctx.tc.screenshot();
     const open = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#open-settings')));
     assert.equal(open.effect?.kind, 'opened', open.message);
-    assert.equal((open.effect as { what?: string }).what, 'dialog');
+    assert.deepEqual(
+      open.effect,
+      { kind: 'opened', what: 'dialog', name: 'Notification settings' },
+      open.message,
+    );
     shot = await ctx.tc.screenshot();
     const save = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#settings-save')));
     assert.equal(save.verdict, 'OK', save.message);

@@ -148,6 +148,13 @@ export function pressEffects(
     const labels = (el as HTMLInputElement).labels;
     return kit().label(el) || (labels?.[0] ? kit().text(labels[0]) : '') || kit().text(el);
   };
+  // A dialog or menu names itself by the heading it points at (aria-labelledby), not by all it holds.
+  const titleOf = (n: Element): string => {
+    const ids = (n.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean);
+    const root = n.getRootNode() as Document | ShadowRoot;
+    const by = ids.map((id) => root.getElementById?.(id)?.textContent?.trim() ?? '').filter(Boolean);
+    return by.length ? by.join(' ').replace(/\s+/g, ' ') : kit().label(n) || kit().text(n);
+  };
   /** The press's effect so far; the recording ends. */
   const read = (): PressEffect | null => {
     const el = fx.el;
@@ -171,12 +178,8 @@ export function pressEffects(
     return {
       control: `${k.role(el)} "${nameOf(el).slice(0, 60)}"`,
       changed,
-      appeared: outer
-        .slice(0, 3)
-        .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
-      hidden: hidOuter
-        .slice(0, 3)
-        .map((n) => ({ role: roleOf(n), name: (k.label(n) || k.text(n)).slice(0, 60) })),
+      appeared: outer.slice(0, 3).map((n) => ({ role: roleOf(n), name: titleOf(n).slice(0, 60) })),
+      hidden: hidOuter.slice(0, 3).map((n) => ({ role: roleOf(n), name: titleOf(n).slice(0, 60) })),
       gone: el.isConnected ? fx.gone : [k.text(el).slice(0, 60), ...fx.gone].slice(0, 3),
       text: fx.text,
     };
