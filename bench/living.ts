@@ -45,8 +45,7 @@ interface Subject {
 }
 
 type Bar = { name: string; x: number; y: number; width: number; height: number };
-const bars = (page: Page) =>
-  page.evaluate(() => (window as unknown as { rw: { bars(): Bar[] } }).rw.bars());
+const bars = (page: Page) => page.evaluate(() => (window as unknown as { rw: { bars(): Bar[] } }).rw.bars());
 
 /** A bar chart's bars as records: the i-th bar's centre; the category whose bar holds a point. */
 const CHART = {
@@ -59,9 +58,8 @@ const CHART = {
     return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
   },
   keyAt: async (page: Page, p: { x: number; y: number }) =>
-    (await bars(page)).find(
-      (b) => p.x >= b.x && p.x <= b.x + b.width && p.y >= b.y && p.y <= b.y + b.height,
-    )?.name ?? null,
+    (await bars(page)).find((b) => p.x >= b.x && p.x <= b.x + b.width && p.y >= b.y && p.y <= b.y + b.height)
+      ?.name ?? null,
 };
 
 const SUBJECTS: Subject[] = [
