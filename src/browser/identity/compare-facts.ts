@@ -213,11 +213,12 @@ function oneControl(a: ElementFacts, b: ElementFacts): boolean {
   if (!part.actionable || whole.actionable) return false;
   if (part.text !== '' || part.role !== 'generic') return false;
   if ((a.frame ?? '') !== (b.frame ?? '')) return false;
-  const key = (f: ElementFacts) => {
-    const c = asControl(f);
-    const { title: _t, ...attrs } = c.attrs;
-    return `${c.role} ${c.tag} ${normalizeText(c.text)} ${JSON.stringify(attrs)}`;
-  };
+  // The control each names, in the one form controls are compared in (controlKey).
+  const key = (f: ElementFacts) =>
+    controlKey({
+      ...f,
+      actionable: f.actionable ?? { tag: f.tag, attrs: f.attrs, text: f.text, role: f.role },
+    });
   return key(a) === key(b);
 }
 
