@@ -12,6 +12,7 @@ export const SECTIONS = [
   'pagesize',
   'pixels',
   'living',
+  'agent',
   'approval',
   'tokens',
 ] as const;
@@ -32,12 +33,15 @@ export interface BenchOptions {
   modelDelayMs: number;
   /** Clicks on the living corpus, each of still and moved pages (and as many naive ones). */
   livingClicks: number;
+  /** Scripted-agent tasks per page, for each tool. */
+  agentTasks: number;
   only: Set<Section>;
   quick: boolean;
 }
 
 export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.join(',')}]
        [--stale-runs N] [--race-clicks N] [--exposure-clicks N] [--stale-lanes N] [--living-clicks N]
+       [--agent-tasks N]
 
   --runs N             measured runs per timed thing, after warm-up (default 15, --quick 10; at least 10)
   --quick              fewer runs: 10 timed, race 200 clicks, stale 16 runs, exposure 50 clicks
@@ -51,7 +55,9 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
   --exposure-clicks N  extra guarded clicks for the hit-test → event gap (default 200)
   --stale-lanes N      stale runs in N parallel lanes (default 2)
   --living-clicks N    clicks on the living corpus, each of still and moved pages (default 204,
-                       --quick 60), spread over its six pages; naive clicks beside them`;
+                       --quick 60), spread over its six pages; naive clicks beside them
+  --agent-tasks N      scripted-agent tasks per living page, for each of the three tools
+                       (default 8, --quick 3)`;
 
 function int(name: string, v: string | undefined, min: number): number {
   const n = Number(v);
@@ -72,6 +78,7 @@ export function parseArgs(argv: string[]): BenchOptions {
     staleLanes: 2,
     modelDelayMs: 900,
     livingClicks: quick ? 60 : 204,
+    agentTasks: quick ? 3 : 8,
     only: new Set(SECTIONS),
     quick,
   };
@@ -97,6 +104,9 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--living-clicks':
         o.livingClicks = int('--living-clicks', value(), 1);
+        break;
+      case '--agent-tasks':
+        o.agentTasks = int('--agent-tasks', value(), 1);
         break;
       case '--stale-lanes':
         o.staleLanes = int('--stale-lanes', value(), 1);

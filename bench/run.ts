@@ -9,6 +9,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../fixtures/server.js';
+import { measureAgent } from './agent.js';
 import { measureApproval } from './approval.js';
 import { measureCapture } from './capture.js';
 import { CHROMIUM } from './cdp.js';
@@ -69,6 +70,7 @@ async function main(): Promise<number> {
     ['pagesize', () => measurePageSize(ctx)],
     ['pixels', () => measurePixels(ctx)],
     ['living', () => measureLiving(ctx)],
+    ['agent', () => measureAgent(ctx)],
     ['approval', () => measureApproval(ctx)],
     ['tokens', () => measureTokens()],
   ];

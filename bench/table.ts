@@ -1,4 +1,5 @@
 /** The results as text tables for the terminal and as markdown for bench/RESULTS.md. */
+import type { AgentRow } from './agent.js';
 import type { Machine } from './machine.js';
 import type { Check, CountRow, GapRow, Measure, Section, ToolListRow } from './results.js';
 import { fmtMs, fmtRatio } from './stats.js';
@@ -120,11 +121,45 @@ function countTable(counts: CountRow[]): Table {
   };
 }
 
+/** The scripted agent's tasks per tool (bench/agent.ts), each judged by the server's action log. */
+function agentTable(rows: AgentRow[]): Table {
+  return {
+    title:
+      'Agent: a scripted agent on living pages (look, think ≈1.2 s while the page may move, click; again on a refusal, up to 5 tries), judged by the server’s action log',
+    head: [
+      'tool',
+      'tasks',
+      'done',
+      'another record',
+      'silent',
+      'gave up',
+      'tries/task',
+      's/task (p50)',
+      'note',
+    ],
+    rows: rows.map((r) => [
+      r.tool,
+      String(r.tasks),
+      String(r.done),
+      String(r.other),
+      String(r.silent),
+      String(r.gaveUp),
+      r.triesMean.toFixed(2),
+      Number.isFinite(r.secondsMedian) ? r.secondsMedian.toFixed(1) : '—',
+      r.note,
+    ]),
+    right: [1, 2, 3, 4, 5, 6, 7],
+  };
+}
+
 export function tables(s: Section): Table[] {
   const t: Table[] = [];
   if (s.measures.length > 0) t.push(speedTable(s));
   if (s.gaps.length > 0) t.push(gapTable(s.gaps));
   if (s.counts.length > 0) t.push(countTable(s.counts));
+  // The agent rows ride in raw (results.ts has no place of their own for them).
+  const agent = (s.raw?.agent as { rows?: AgentRow[] } | undefined)?.rows;
+  if (agent?.length) t.push(agentTable(agent));
   if (s.lists?.length) t.push(...listTables(s.lists));
   return t;
 }
@@ -175,6 +210,7 @@ const NOTES = [
   '- Playwright MCP runs with its default 500 ms settle wait after input; chrome-devtools-mcp with `--experimentalVision` and DPR 2 from `emulate`. Both clicks take CSS px and were sent the CSS point of the target.',
   '- Race: every click has its own (x, y), so the page record (pointerdown/click with clientX/Y) tells which attempt an event belongs to. trueclick clicks by CSS point without a frame (the check and the in-flight guard only); the awaited check reads the row under the point and then dispatches; naive reads the row, captures a screenshot, then clicks.',
   '- Stale: each run loads `/tickets?resort=310&toast=520`, takes a screenshot, waits 900 ms and clicks slot (run mod 8)\u2019s Delete; the intended ticket is the one the screenshot showed there. Runs go in parallel lanes (one trueclick server and one naive tab each).',
+  '- Agent: per task the agent means one record (seeded), loads the page, takes a screenshot through the tool, reads that record\u2019s control off the page\u2019s layout, thinks (lognormal, median 1.2 s, \u03c3 0.4) and clicks its centre \u00b1 2 px (seeded, kept inside the control). In half the thinks (seeded per page, task and try: the same world for each tool) the page runs its own re-sort or prepend. trueclick passes the screenshot\u2019s frame; any verdict but OK (and a peer\u2019s error) means another look, think and click, up to 5. Done / another record / silent (the tool said OK, the server recorded nothing) / gave up come from the server\u2019s action log. The three tools run side by side, each in its own browser; trueclick as the library session its MCP tools call.',
   '- Approval: library sessions with `approve` on one shared Chromium. The re-read is `approval.yesToPressMs` of Delete presses approved at once on a still `/tickets`, beside the whole guarded click on the toast\u2019s Dismiss (not asked about), alternating in one session. The soak (`--stale-runs` runs, 10 sessions at once) aims at a row\u2019s Delete from the page\u2019s layout after the screenshot; the person answers in 2\u201330 s (seeded) and the queue re-sorts meanwhile in half the runs; what was deleted comes from the page\u2019s hit record.',
 ].join('\n');
 
