@@ -141,6 +141,7 @@ export const reportShape = {
     .describe(
       'ms, by the page’s clock, from the guard being armed on the checked element to the first input event it judged: how long the check → press window stayed open.',
     ),
+  watchedMs: z.number().optional().describe('ms spent watching a text that may tick before judging.'),
   guard: z
     .looseObject({})
     .optional()

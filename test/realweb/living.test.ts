@@ -39,6 +39,20 @@ describe('Vue 3 job list: durations tick, times and progress move, rows keyed by
     });
   }
 
+  test('a duration the page has ticked once a second for a while is known to tick: clicked without watching it', async () => {
+    const { run, page } = await ctx.rw.open('jobs', { tick: 1000 });
+    const cancel = await at(page, '.job:has(.id:text-is("JOB-4103")) a.cancel');
+    // The page's own log holds two ticks before the frame; the one after it is the change judged.
+    await think(2100);
+    const shot = await ctx.tc.screenshot();
+    await think(1100);
+    const r = await ctx.rw.click(shot, cancel);
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.match(r.message, /Running for/);
+    assert.equal(r.watchedMs, undefined, 'no look was spent watching the duration tick');
+    assert.deepEqual(await actedOn(run), [['cancel', 'JOB-4103']]);
+  });
+
   for (const change of ['resort', 'prepend']) {
     test(`${change} after the screenshot (the same row elements show other jobs): refused, nothing cancelled`, async () => {
       const { run, page } = await ctx.rw.open('jobs');

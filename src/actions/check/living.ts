@@ -16,6 +16,11 @@ import { type ClickReport, fmtPoint } from './verdicts.js';
 /** How long a text that may be ticking is watched for a second change before the record is refused. */
 const TICK_WATCH_MS = 1000;
 const TICK_STEP_MS = 100;
+/**
+ * A text the page changed in place twice within this long (its own log, before the frame too) ticks: the
+ * in-flight guard's rule (guard-signature.ts), so a page that ticks once a second costs no watching.
+ */
+const TICK_WINDOW_MS = 10_000;
 
 /** For each capture-side part: whether no sibling record at capture held the same there (it names the record). */
 function uniqueAtCapture(a: Attempt): boolean[] | null {
@@ -28,19 +33,18 @@ function uniqueAtCapture(a: Attempt): boolean[] | null {
   }
 }
 
-/** How often each of the parts changed in place since the frame was captured, by the page's clock. */
-function changesSinceFrame(a: Attempt, f: LiveFacts, nowIndex: number): number {
-  const age = a.frame ? Date.now() - a.frame.capture.capturedAt : 0;
-  const since = f.armedAt - age;
-  return (f.partTimes?.[nowIndex] ?? []).filter((t) => t >= since).length;
+/** How often the page changed the part in place lately, by the page's clock (its log starts at load). */
+function changesLately(f: LiveFacts, nowIndex: number): number {
+  return (f.partTimes?.[nowIndex] ?? []).filter((t) => t >= f.armedAt - TICK_WINDOW_MS).length;
 }
 
 /**
  * What the point held at capture against the first look (`a.seen`). Where the only changes are texts that
- * may be ticking, they are watched for up to a second: each must be seen changing in place again (another
- * look reads yet another text, or the page logged two changes of it since the frame) while the rest of the
- * record held, and then it is set aside. A status that flipped once is not ticking: it refuses until a new
- * screenshot shows it. The last look becomes `a.seen`, and the parts that tick are kept for the armed guard.
+ * may be ticking, each must be known to tick while the rest of the record held, and then it is set aside:
+ * the page logged two changes of it lately, or else it is watched for up to a second until another look
+ * reads yet another text (the time spent so is `watchedMs`). A status that flipped once is not ticking: it
+ * refuses until a new screenshot shows it. The last look becomes `a.seen`, and the parts that tick are kept
+ * for the armed guard.
  */
 export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judgement> {
   const then = (a.captured as NonNullable<Attempt['captured']>).facts;
@@ -50,13 +54,14 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
   let j = judge(then, look, { strict, distinct });
   const lastText = new Map<number, string>();
   const ticked = new Set<number>();
-  const deadline = Date.now() + TICK_WATCH_MS;
+  const started = Date.now();
+  const deadline = started + TICK_WATCH_MS;
   while (j.diffs.length > 0 && j.maybeTicking.length > 0) {
     const current = look;
     for (const [t, n] of j.maybeTicking) {
       const text = current.recordParts?.[n] ?? '';
       const before = lastText.get(t);
-      if ((before !== undefined && before !== text) || changesSinceFrame(a, current, n) >= 2) ticked.add(t);
+      if ((before !== undefined && before !== text) || changesLately(current, n) >= 2) ticked.add(t);
       lastText.set(t, text);
     }
     if (j.maybeTicking.every(([t]) => ticked.has(t))) {
@@ -75,6 +80,7 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
     j = judge(then, look, { distinct });
   }
   a.seen = look;
+  if (look !== seen) a.report.watchedMs = Date.now() - started;
   return j;
 }
 

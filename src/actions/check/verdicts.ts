@@ -92,6 +92,8 @@ export interface ClickReport {
   expectedAt?: { css: Point; image: Point; offsetCss: Point };
   /** Page clock, ms from the guard being armed (right after the hit-test) to the first trusted event. */
   exposureMs?: number;
+  /** ms the check watched a text that may tick, to see it tick, before judging; absent when it did not. */
+  watchedMs?: number;
   guard?: { firstInLine: boolean; blocked: number; delivered: number };
   scrollSinceFrame?: Point;
   /**
