@@ -1,3 +1,4 @@
+import type { PressEffect } from '../../browser/identity/guard-effect.js';
 import type { LiveFacts, TickingParts } from '../../browser/identity/hit-test.js';
 import type { Modifier, MouseButton } from '../../browser/plumbing/input.js';
 import type { SnapshotElement } from '../../browser/snapshot/snapshot.js';
@@ -58,6 +59,10 @@ export interface Attempt {
   live: LiveFacts | null;
   /** Record parts of `seen` that tick in place (a running duration): the armed guard lets them tick too. */
   ticking?: TickingParts;
+  /** The look through the point (blockedThrough), taken while trueclick's pointer travelled there. */
+  peek?: Promise<LiveFacts | null>;
+  /** What the press did, read with the guard's disarm (undefined: not read then; null: nothing recorded). */
+  effect?: PressEffect | null;
   /**
    * Where (page CSS px) the pixel guard cuts its band when that is not the captured element's own box: a
    * record whose DOM is alike its siblings' is told apart by pixels anywhere in it.

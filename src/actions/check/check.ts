@@ -254,9 +254,15 @@ const isControl = (f: ElementFacts) =>
  * container since the frame).
  */
 export async function blockedThrough(a: Attempt, stale: ClickReport | null): Promise<ClickReport | null> {
+  if (!looksThrough(a)) return null;
+  const peek = a.peek !== undefined ? await a.peek : await lookThrough(a.ctx.driver, a.vp, a.scrollNow);
+  return throughVerdict(a, stale, peek);
+}
+
+/** Whether blockedThrough must look through the point: an action that acts, on a point with no control. */
+export function looksThrough(a: Attempt): boolean {
   const seen = a.live ?? a.seen;
-  if (!actsOn(a) || (seen && isControl(seen))) return null;
-  return throughVerdict(a, stale, await lookThrough(a.ctx.driver, a.vp, a.scrollNow));
+  return actsOn(a) && !(seen && isControl(seen));
 }
 
 /**

@@ -59,7 +59,7 @@ export async function pressEffect(a: Attempt, report: ClickReport, since: number
     return;
   }
   const at = a.live?.at;
-  const fx = at ? await readEffect(at).catch(() => null) : null;
+  const fx = a.effect !== undefined ? a.effect : at ? await readEffect(at).catch(() => null) : null;
   if (!fx) return;
   report.effect = nameEffect(fx, Math.max(1, Date.now() - since));
   report.message += effectSentence(report.effect);

@@ -8,6 +8,8 @@ import {
   type GuardEvent,
   inspectAndArm,
   type LiveFacts,
+  lookThrough,
+  rearm,
   release,
   type TickingParts,
 } from '../../browser/identity/hit-test.js';
@@ -16,7 +18,7 @@ import { currentScroll, type Modifier, moveMouse } from '../../browser/plumbing/
 import { missedInPixels, pixelExpectText } from '../pixels/pixel-expect.js';
 import { comparePixels, pixelStage, pixelTimed } from '../pixels/pixels.js';
 import { type Attempt, type Intent, presses } from './attempt.js';
-import { blockedThrough, finalChecks, judgeSeen, missedAtCapture } from './check.js';
+import { blockedThrough, finalChecks, judgeSeen, looksThrough, missedAtCapture } from './check.js';
 import { ActionError } from './errors.js';
 import { hasSemanticExpect } from './expect.js';
 import { judgeHover } from './living.js';
@@ -190,7 +192,11 @@ async function look(a: Attempt, armMs: number, ticking?: TickingParts): Promise<
   if (ticking) opts.ticking = ticking;
   const mark = a.resolved.mark;
   // A mark names an element: check that one (a click on its label span reaches it too).
-  if (!mark) return inspectAndArm(driver, a.vp, a.scrollNow, opts);
+  if (!mark) {
+    // Arming what the first look read takes one call when the pointer left it under the point.
+    const again = armMs > 0 && a.seen ? await rearm(a.seen, a.vp, opts) : null;
+    return again ?? inspectAndArm(driver, a.vp, a.scrollNow, opts);
+  }
   const where = await frameDriver(driver, mark.frame);
   if (!where) return null;
   const local = toInner(where.place, a.vp);
@@ -231,7 +237,15 @@ async function lookFirst(a: Attempt): Promise<void> {
  */
 async function pointAndArm(a: Attempt): Promise<void> {
   const { driver } = a.ctx;
+  // The look through the point, where it will be wanted, goes while the move waits for its frame; it is in
+  // before the armed look, which must not run beside another look (INSPECT_AND_ARM's `picked`).
+  const peek = !a.seen?.frame && looksThrough(a) ? lookThrough(driver, a.vp, a.scrollNow) : undefined;
+  peek?.catch(() => {});
   const moved = await moveMouse(driver, a.vp, modifiersOf(a.intent));
+  if (peek) {
+    await peek.catch(() => null);
+    a.peek = peek;
+  }
   // A page that opens a dialog on hover is frozen now: nothing more is sent, and the agent is told.
   if (!moved.sent)
     throw new ActionError(

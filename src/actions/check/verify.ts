@@ -64,20 +64,26 @@ const judged = (list: GuardEvent[]) => list.filter((e) => e.type !== 'mousemove'
 async function guardRecord(a: Attempt, reported: GuardEvent[], budgetMs = EVENTS_BUDGET_MS) {
   const live = a.live;
   if (!live) return null;
-  // Input reaches a cross-site iframe's process after CDP has acknowledged it: wait for the page to report
-  // the action's last event before disarming, or the guard would stand down before the events arrive.
   const last = lastEvent(a);
+  const has = (list: GuardEvent[]) => list.filter((e) => e.type === last.type).length >= last.count;
   const events = PageEvents.of(a.ctx.driver.page);
-  await pollUntil(
-    () => reported.filter((e) => e.type === last.type).length >= last.count || events.dialog !== null,
-    budgetMs,
-    5,
-  );
   // A dialog the action raised after its input was acknowledged (a link meeting a beforeunload) freezes
   // the page: its reported events are the record, and the guard is released once the dialog is answered.
-  const asked = await events.race(disarm(live.at, live.token).catch(() => null));
-  if (!asked.done) events.onDialogAnswered(() => release(live));
-  const local = asked.done ? asked.value : null;
+  const stop = async () => {
+    const asked = await events.race(disarm(live.at, live.token, true).catch(() => null));
+    if (!asked.done) events.onDialogAnswered(() => release(live));
+    return asked.done ? asked.value : null;
+  };
+  // In the page's own process the input was handled when CDP acknowledged it: the guard's own list holds
+  // it, read in the same call that stands the guard down (and reads the press's effect).
+  let local = live.at.driver.remote ? null : await stop();
+  if (!local || !has(local.events)) {
+    // Input reaches a cross-site iframe's process after CDP has acknowledged it, and a document the action
+    // tore down answers nothing: wait for the page to report the action's last event.
+    await pollUntil(() => has(reported) || events.dialog !== null, budgetMs, 5);
+    if (live.at.driver.remote) local = await stop();
+  }
+  if (local && 'effect' in local) a.effect = local.effect ?? null;
   if (local && local.events.length >= reported.length) return judged(local.events);
   return reported.length > 0 ? judged(reported) : null;
 }

@@ -367,12 +367,21 @@ function guardMain(
       state.armed = a;
       return now;
     },
-    disarm: (token?: string) => {
+    // withEffect: the press's effect is read (and ended) in the same call, once its events are in.
+    disarm: (token?: string, withEffect?: boolean) => {
       const a = state.armed;
       if (a && token && a.token !== token) return null;
       state.armed = null;
-      return a ? { armedAt: a.armedAt, token: a.token, events: a.events } : null;
+      if (!a) return null;
+      return {
+        armedAt: a.armedAt,
+        token: a.token,
+        events: a.events,
+        ...(withEffect ? { effect: effects.read() } : {}),
+      };
     },
+    // Elements read by recent looks, by token (INSPECT_AND_ARM), for a second look without a hit-test.
+    looks: new Map<string, Element>(),
     mutations: () => state.mutations,
     metrics: () => [innerWidth, innerHeight, devicePixelRatio, state.mutations],
   };
@@ -390,6 +399,25 @@ const recordFinder = ${recordFinder.toString()};
 })();`;
 
 /**
+ * Reads an element's facts in the isolated world and arms the guard for it (ms 0: look only, as
+ * browser_point does or a second look that may not be adopted; an arming stays as it is). The element is
+ * kept under the look's token, for rearmExpression.
+ */
+const READ_AND_ARM = `function (g, el, x, y, ms, selector, token, pressOnly, ticking) {
+  g.picked = el;
+  g.looks.set(token, el);
+  if (g.looks.size > 8) g.looks.delete(g.looks.keys().next().value);
+  const f = g.facts(el);
+  if (selector) { try { f.matchesSelector = el.matches(selector) || !!el.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
+  const top = g.deepAt(x, y);
+  f.underPoint = !!top && g.composedContains(el, top);
+  if (!f.underPoint && top) f.onTop = g.facts(top);
+  f.mutations = g.mutations();
+  f.armedAt = ms > 0 ? g.arm(el, x, y, ms, token, !!pressOnly, ticking) : performance.now();
+  return f;
+}`;
+
+/**
  * Called on the hit node (as `this`) in the isolated world: name it as the snapshot does (a node in a
  * shadow tree stands for its host), read its facts and arm the guard for it. `retargeted` tells the caller
  * that the armed element is not `this`, so its backendNodeId must be looked up.
@@ -400,18 +428,26 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly, 
   // The page replaced the hit node in the moment since the hit-test (a grid cell redrawn on a price tick):
   // what is at the point now is what a click would reach.
   if (!el.isConnected) el = g.deepAt(x, y) || el;
-  g.picked = el;
-  const f = g.facts(el);
+  const f = (${READ_AND_ARM})(g, el, x, y, ms, selector, token, pressOnly, ticking);
   f.retargeted = el !== this;
-  if (selector) { try { f.matchesSelector = el.matches(selector) || !!el.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
-  const top = g.deepAt(x, y);
-  f.underPoint = !!top && g.composedContains(el, top);
-  if (!f.underPoint && top) f.onTop = g.facts(top);
-  f.mutations = g.mutations();
-  // ms 0: look only (browser_point, or a second look that may not be adopted); an arming stays as it is.
-  f.armedAt = ms > 0 ? g.arm(el, x, y, ms, token, !!pressOnly, ticking) : performance.now();
   return f;
 }`;
+
+/**
+ * The element an earlier look (`seenToken`) read, read and armed again in one call, if it is still exactly
+ * what the page's own hit-test finds at the point (through open shadow roots); null otherwise, and then the
+ * caller hit-tests anew. A closed shadow root or a frame at the point never matches, so those always take
+ * the full way.
+ */
+export function rearmExpression(seenToken: string, args: unknown[]): string {
+  const list = args.map((v) => JSON.stringify(v ?? null)).join(', ');
+  return `((x, y, ...rest) => {
+  const g = window.__trueclick;
+  const el = g.looks.get(${JSON.stringify(seenToken)});
+  if (!el || !el.isConnected || g.deepAt(x, y) !== el) return null;
+  return (${READ_AND_ARM})(g, el, x, y, ...rest);
+})(${list})`;
+}
 
 /** Called on the hit node right after INSPECT_AND_ARM: the element it read and armed. */
 export const CANONICAL =

@@ -11,7 +11,7 @@ import {
   toInner,
 } from './frame-place.js';
 import type { PressEffect } from './guard-effect.js';
-import { CANONICAL, INSPECT_AND_ARM } from './guard-script.js';
+import { CANONICAL, INSPECT_AND_ARM, rearmExpression } from './guard-script.js';
 
 export type { GuardEvent } from '../plumbing/page-driver.js';
 
@@ -200,14 +200,34 @@ export async function armOn(target: LiveTarget, opts: ArmOptions): Promise<LiveF
   }
   void driver.cdp.send('Runtime.releaseObject', { objectId }).catch(() => {});
   const { retargeted: _r, ...facts } = value;
-  const out: LiveFacts = { ...facts, backendNodeId, at: { ...target, backendNodeId }, token };
+  return liveFacts(facts, { ...target, backendNodeId }, token);
+}
+
+type ReadFacts = Omit<LiveFacts, 'backendNodeId' | 'at' | 'token'>;
+
+function liveFacts(facts: ReadFacts, at: LiveTarget, token: string): LiveFacts {
+  const out: LiveFacts = { ...facts, backendNodeId: at.backendNodeId, at, token };
   // Rects come in the frame's own viewport: report them in the page's, like every other number.
-  shiftRects(out, target.place);
-  if (out.onTop) shiftRects(out.onTop, target.place);
+  shiftRects(out, at.place);
+  if (out.onTop) shiftRects(out.onTop, at.place);
   // The page's own document has no frame name; a cross-site iframe's driver calls its document "main".
-  if (driver.remote || frameId !== driver.mainFrameId) out.frame = frameId;
+  if (at.driver.remote || at.frameId !== at.driver.mainFrameId) out.frame = at.frameId;
   else delete out.frame;
   return out;
+}
+
+/**
+ * Looks again at what an earlier look in the page's own document read (`seen`), in one call, when the
+ * page's hit-test still finds exactly that element at the point (CSS viewport px); null when it does not (or the element is
+ * in a frame), and then the caller hit-tests anew with inspectAndArm.
+ */
+export async function rearm(seen: LiveFacts, point: Point, opts: ArmOptions): Promise<LiveFacts | null> {
+  const { at } = seen;
+  if (seen.frame || at.driver.remote || at.frameId !== at.driver.mainFrameId) return null;
+  const token = `t${++tokens}`;
+  const args = [point.x, point.y, opts.armMs, opts.selector, token, opts.pressOnly ?? false, opts.ticking];
+  const facts = await at.driver.evaluate<ReadFacts | null>(rearmExpression(seen.token, args), at.frameId);
+  return facts ? liveFacts(facts, { ...at, local: point }, token) : null;
 }
 
 function shiftRects(f: Omit<ElementFacts, 'backendNodeId'>, place: FramePlace): void {
@@ -219,12 +239,21 @@ function shiftRects(f: Omit<ElementFacts, 'backendNodeId'>, place: FramePlace): 
 export interface GuardRecord {
   armedAt: number;
   events: GuardEvent[];
+  /** The press's effect, when asked for with the disarm (readEffect's answer, null when none was recorded). */
+  effect?: PressEffect | null;
 }
 
-/** Stops the guard of one arming. Null when its document is gone (the click navigated it away). */
-export async function disarm(at: LiveTarget, token?: string): Promise<GuardRecord | null> {
-  const t = token === undefined ? '' : JSON.stringify(token);
-  return at.driver.evaluate<GuardRecord | null>(`window.__trueclick.disarm(${t})`, at.frameId);
+/**
+ * Stops the guard of one arming, reading the press's effect in the same call when asked. Null when its
+ * document is gone (the click navigated it away).
+ */
+export async function disarm(
+  at: LiveTarget,
+  token?: string,
+  withEffect = false,
+): Promise<GuardRecord | null> {
+  const t = token === undefined ? 'undefined' : JSON.stringify(token);
+  return at.driver.evaluate<GuardRecord | null>(`window.__trueclick.disarm(${t}, ${withEffect})`, at.frameId);
 }
 
 /**
