@@ -106,6 +106,15 @@ export async function measureCapture(ctx: Ctx): Promise<Section> {
         false,
       ),
       ratioCheck(
+        `capture.${path}.vs-scaled`,
+        `trueclick browser_screenshot ${path}`,
+        tcT,
+        t.get('cdp.scaled'),
+        'bare CDP capture of the same size',
+        1,
+        false,
+      ),
+      ratioCheck(
         `capture.${path}.vs-pw`,
         `trueclick browser_screenshot ${path}`,
         tcT,

