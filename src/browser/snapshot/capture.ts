@@ -131,7 +131,14 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
     },
     left(),
   );
-  const after = (await driver.send('Page.getLayoutMetrics', {}, left())).cssVisualViewport;
+  const view = { ...scroll, width: innerW, height: innerH };
+  // The snapshot is asked for beside the scroll check: a capture the page scrolled under is taken again,
+  // and its snapshot, already asked for, is left unread.
+  const [afterMetrics, { index: snapshot }] = await Promise.all([
+    driver.send('Page.getLayoutMetrics', {}, left()),
+    requestSnapshot(driver, remote, view, metrics.cssContentSize.width, left()),
+  ]);
+  const after = afterMetrics.cssVisualViewport;
   if (!sameScroll(scroll, { x: after.pageX, y: after.pageY })) return null;
   const head = Buffer.from(shot.data.slice(0, 64), 'base64');
   const size = imageSize(head);
@@ -142,14 +149,6 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
       'Retry browser_screenshot.',
     );
   }
-  const view = { ...scroll, width: innerW, height: innerH };
-  const { index: snapshot } = await requestSnapshot(
-    driver,
-    remote,
-    view,
-    metrics.cssContentSize.width,
-    left(),
-  );
   const capture: Capture = {
     base64: shot.data,
     mimeType: 'image/png',
