@@ -17,8 +17,9 @@ import { TrueclickSession } from '../src/actions/session/session.js';
 import { CHROMIUM_ARGS } from '../src/browser/plumbing/launch.js';
 import { CHROMIUM } from './cdp.js';
 import type { Ctx } from './context.js';
-import { emptySection, type Section } from './results.js';
+import { emptySection, merge, type Section } from './results.js';
 import { sleep, summarize } from './stats.js';
+import { measureTicking } from './ticking.js';
 
 /** What a model takes to answer, about: long enough for every living thing on the pages to change. */
 const THINK_MS = 600;
@@ -367,6 +368,7 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
     },
   );
   await measureCost(ctx, out);
+  merge(out, await measureTicking(ctx, ctx.opts.quick ? 6 : 10));
   out.raw = { living: raw };
   return out;
 }
