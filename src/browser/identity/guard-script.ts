@@ -310,7 +310,9 @@ function guardMain(
   const { signature, judgeSince } = makeSignatures(kit, (el) => ticks.get(el) ?? []);
   const changeSinceArming = (a: Armed, pressed: boolean): string | null =>
     judgeSince(a, signature(a.el, a.rec), pressed);
-  w.__trueclick = {
+  // Elements read by recent looks, by token, for a second look without a hit-test (rearm).
+  const looks = new Map<string, Element>();
+  const api = {
     facts,
     // The hit-test may name a text node, a shadow root or a ::before box: the element is their owner.
     owner: (node: unknown): Element => {
@@ -380,11 +382,47 @@ function guardMain(
         ...(withEffect ? { effect: effects.read() } : {}),
       };
     },
-    // Elements read by recent looks, by token (INSPECT_AND_ARM), for a second look without a hit-test.
-    looks: new Map<string, Element>(),
     mutations: () => state.mutations,
     metrics: () => [innerWidth, innerHeight, devicePixelRatio, state.mutations],
+    /** The element INSPECT_AND_ARM named (read by CANONICAL right after). */
+    picked: null as Element | null,
+    readArm: (
+      el: Element,
+      x: number,
+      y: number,
+      ms: number,
+      selector: string | null,
+      token: string,
+      pressOnly: boolean,
+      ticking: { count: number; indexes: number[] } | null,
+    ) => {
+      api.picked = el;
+      looks.set(token, el);
+      if (looks.size > 8) looks.delete(looks.keys().next().value as string);
+      const f = facts(el);
+      if (selector) {
+        try {
+          f.matchesSelector = el.matches(selector) || !!el.closest(selector);
+        } catch (e) {
+          f.selectorError = String((e as Error)?.message || e);
+        }
+      }
+      const top = deepAt(x, y);
+      f.underPoint = !!top && composedContains(el, top);
+      if (!f.underPoint && top) f.onTop = facts(top);
+      f.mutations = state.mutations;
+      // ms 0: look only (browser_point, or a second look that may not be adopted); an arming stays as it is.
+      f.armedAt = ms > 0 ? api.arm(el, x, y, ms, token, !!pressOnly, ticking) : performance.now();
+      return f;
+    },
+    // The element an earlier look read, if the page's own hit-test still finds exactly it at the point.
+    rearm: (seenToken: string, x: number, y: number, ...rest: unknown[]) => {
+      const el = looks.get(seenToken);
+      if (!el?.isConnected || deepAt(x, y) !== el) return null;
+      return (api.readArm as (...a: unknown[]) => unknown)(el, x, y, ...rest);
+    },
   };
+  w.__trueclick = api;
 }
 
 export const GUARD_WORLD = 'trueclick';
@@ -399,25 +437,6 @@ const recordFinder = ${recordFinder.toString()};
 })();`;
 
 /**
- * Reads an element's facts in the isolated world and arms the guard for it (ms 0: look only, as
- * browser_point does or a second look that may not be adopted; an arming stays as it is). The element is
- * kept under the look's token, for rearmExpression.
- */
-const READ_AND_ARM = `function (g, el, x, y, ms, selector, token, pressOnly, ticking) {
-  g.picked = el;
-  g.looks.set(token, el);
-  if (g.looks.size > 8) g.looks.delete(g.looks.keys().next().value);
-  const f = g.facts(el);
-  if (selector) { try { f.matchesSelector = el.matches(selector) || !!el.closest(selector); } catch (e) { f.selectorError = String(e && e.message || e); } }
-  const top = g.deepAt(x, y);
-  f.underPoint = !!top && g.composedContains(el, top);
-  if (!f.underPoint && top) f.onTop = g.facts(top);
-  f.mutations = g.mutations();
-  f.armedAt = ms > 0 ? g.arm(el, x, y, ms, token, !!pressOnly, ticking) : performance.now();
-  return f;
-}`;
-
-/**
  * Called on the hit node (as `this`) in the isolated world: name it as the snapshot does (a node in a
  * shadow tree stands for its host), read its facts and arm the guard for it. `retargeted` tells the caller
  * that the armed element is not `this`, so its backendNodeId must be looked up.
@@ -428,7 +447,7 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly, 
   // The page replaced the hit node in the moment since the hit-test (a grid cell redrawn on a price tick):
   // what is at the point now is what a click would reach.
   if (!el.isConnected) el = g.deepAt(x, y) || el;
-  const f = (${READ_AND_ARM})(g, el, x, y, ms, selector, token, pressOnly, ticking);
+  const f = g.readArm(el, x, y, ms, selector, token, pressOnly, ticking);
   f.retargeted = el !== this;
   return f;
 }`;
@@ -440,13 +459,7 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly, 
  * the full way.
  */
 export function rearmExpression(seenToken: string, args: unknown[]): string {
-  const list = args.map((v) => JSON.stringify(v ?? null)).join(', ');
-  return `((x, y, ...rest) => {
-  const g = window.__trueclick;
-  const el = g.looks.get(${JSON.stringify(seenToken)});
-  if (!el || !el.isConnected || g.deepAt(x, y) !== el) return null;
-  return (${READ_AND_ARM})(g, el, x, y, ...rest);
-})(${list})`;
+  return `window.__trueclick.rearm(${[seenToken, ...args].map((v) => JSON.stringify(v ?? null)).join(', ')})`;
 }
 
 /** Called on the hit node right after INSPECT_AND_ARM: the element it read and armed. */
