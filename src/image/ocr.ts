@@ -1,9 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 
 // Text read off pixels, for targets whose DOM says nothing (a canvas, a video, a remote desktop). The engine is
-// Debian's tesseract-ocr with its English data (installed by scripts/ensure.sh): a process per read, so a
-// missing or broken engine costs one failed read, never the session.
+// Debian's tesseract-ocr with its English data (installed by scripts/ensure.sh), one process kept running
+// between reads (class Engine): a missing or broken engine costs one failed read, never the session.
 
 /** One recognised word, its box in the pixels of the image that was read. */
 export interface OcrWord {
@@ -53,132 +57,231 @@ export function ocrEngine(): { ok: true; version: string } | { ok: false; why: s
 }
 
 /**
- * The text in an image (PNG or any format sharp reads). `line` reads it as one line of text (a table row's
- * band); otherwise as a block. Boxes are in the given image's pixels.
+ * The text in an image (PNG or any format sharp reads), read as a block of lines (psm 6): a band of one line
+ * reads as that line, and every read is in the same mode, so a band reads alike whichever check read it.
+ * Boxes are in the given image's pixels.
  */
-export async function readText(
-  image: Buffer,
-  opts: { line?: boolean; timeoutMs?: number } = {},
-): Promise<OcrResult> {
+export async function readText(image: Buffer, opts: { timeoutMs?: number } = {}): Promise<OcrResult> {
   const [one] = await readTexts([image], opts);
   return one as OcrResult;
 }
 
-/** Space between stacked images, px: more than a line gap, so no line spans two of them. */
-const STACK_GAP = 24;
+/** Margin of the edge colour around each image read, px: tesseract finds text poorly at an image edge. */
+const MARGIN = 12;
 
 /**
- * The text of several images in one engine run (each run pays for loading the model, ~0.1–0.5 s): they are
- * stacked one above the other and the words are given back to the image they lie in.
+ * The text of several images, each a page of one request to the resident engine. They are enlarged alike
+ * (by what the smallest needs), so the same band then and now is read at the same size.
  */
-export async function readTexts(
-  images: Buffer[],
-  opts: { line?: boolean; timeoutMs?: number } = {},
-): Promise<OcrResult[]> {
+export async function readTexts(images: Buffer[], opts: { timeoutMs?: number } = {}): Promise<OcrResult[]> {
   const e = ocrEngine();
   if (!e.ok) throw new Error(e.why);
   const metas = await Promise.all(images.map((i) => sharp(i).metadata()));
   const minH = Math.min(...metas.map((m) => m.height ?? 1));
   const factor = minH < MIN_TEXT_PX ? Math.min(4, Math.ceil(MIN_TEXT_PX / minH)) : 1;
-  // Grey, enlarged and framed by a margin of the edge colour: tesseract finds text poorly at an image edge.
-  const parts = await Promise.all(
-    images.map((img, i) =>
-      sharp(img)
+  const pages = await Promise.all(
+    images.map(async (img, i) => {
+      const { data, info } = await sharp(img)
         .greyscale()
         .resize({
           width: (metas[i]?.width ?? 1) * factor,
           height: (metas[i]?.height ?? 1) * factor,
           kernel: 'lanczos3',
         })
-        .extend({ top: 12, bottom: 12, left: 12, right: 12, extendWith: 'copy' })
+        .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, extendWith: 'copy' })
+        .toColourspace('b-w')
         .raw()
-        .toBuffer({ resolveWithObject: true }),
-    ),
+        .toBuffer({ resolveWithObject: true });
+      return pgm(info.width, info.height, data);
+    }),
   );
-  const width = Math.max(...parts.map((p) => p.info.width));
-  const tops: number[] = [];
-  let height = 0;
-  for (const p of parts) {
-    tops.push(height);
-    height += p.info.height + STACK_GAP;
-  }
-  const first = parts[0]?.data[0] ?? 255;
-  const stacked = await sharp({
-    create: { width, height, channels: 3, background: { r: first, g: first, b: first } },
-  })
-    .composite(
-      parts.map((p, i) => ({
-        input: p.data,
-        raw: { width: p.info.width, height: p.info.height, channels: p.info.channels },
-        top: tops[i] as number,
-        left: 0,
-      })),
-    )
-    .greyscale()
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-  // One image reads as a line (psm 7); a stack as a block of lines (psm 6).
-  const psm = opts.line && images.length === 1 ? '7' : '6';
-  const tsv = await run(stacked, psm, opts.timeoutMs ?? 5000);
-  const all = parseTsv(tsv);
-  return parts.map((p, i) => {
-    const top = tops[i] as number;
-    const words = all
-      .filter((w) => {
-        const mid = w.box.y + w.box.height / 2;
-        return mid >= top && mid < top + p.info.height;
-      })
-      .map((w) => ({
-        ...w,
-        box: {
-          x: (w.box.x - 12) / factor,
-          y: (w.box.y - top - 12) / factor,
-          width: w.box.width / factor,
-          height: w.box.height / factor,
-        },
-      }));
+  const tsvs = await resident().read(pages, opts.timeoutMs ?? 5000);
+  return tsvs.map((tsv) => {
+    const words = parseTsv(tsv).map((w) => ({
+      ...w,
+      box: {
+        x: (w.box.x - MARGIN) / factor,
+        y: (w.box.y - MARGIN) / factor,
+        width: w.box.width / factor,
+        height: w.box.height / factor,
+      },
+    }));
     return { text: joinWords(words), words };
   });
 }
 
-function run(png: Buffer, psm: string, timeoutMs: number): Promise<string> {
-  const bin = process.env.TRUECLICK_TESSERACT ?? 'tesseract';
-  return new Promise((resolve, reject) => {
-    // One thread: two reads run side by side (then and now) on a machine whose other cores run the browser.
-    const p = spawn(bin, ['stdin', 'stdout', '--psm', psm, '-l', 'eng', 'tsv'], {
+/** Grey pixels as a PGM file: what tesseract reads with no decoding to speak of. */
+const pgm = (width: number, height: number, grey: Buffer) =>
+  Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), grey]);
+
+/** How long the engine is kept with nothing to read: a session clicking on a canvas now and then keeps it. */
+const IDLE_MS = 120_000;
+
+let current: Engine | undefined;
+
+/** The running engine, started on first need. */
+function resident(): Engine {
+  if (!current || current.ended) current = new Engine();
+  return current;
+}
+
+/**
+ * Starts the engine now, in the background, where a read is likely soon (a click on a canvas): its model then
+ * loads while the click is checked, not when a changed band waits for its text. No-op without an engine.
+ */
+export function warmOcr(): void {
+  if (ocrEngine().ok) resident();
+}
+
+/** Ends the engine (the next read starts another). */
+export function closeOcr(): void {
+  current?.close(new Error('OCR engine closed'));
+  current = undefined;
+}
+
+/** The running engine's process id and how many reads it holds, or undefined when none runs (for tests). */
+export function ocrEngineState(): { pid: number | undefined; reading: number } | undefined {
+  return current && !current.ended ? { pid: current.pid, reading: current.reading } : undefined;
+}
+
+interface Request {
+  /** Its pages' numbers in the engine's output (from 1), and that of the mark page that ends it. */
+  first: number;
+  mark: number;
+  files: string[];
+  resolve: (tsvs: string[]) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One tesseract kept running: `stream_filelist` makes it read image paths from its stdin, one a line, and
+ * write each page's TSV as soon as it is read, so its model (~0.3 s of CPU) loads once, not per read. A
+ * request is its images' files, then a 1×1 mark page: the mark's first row says the pages before it are
+ * written whole. Requests are answered in order. A failure (a crash, a time limit) ends the process and fails
+ * the reads it holds; the next read starts another. Its pipes and process are unref'd and it reads stdin, so
+ * it never keeps Node running, and ends by itself when Node does.
+ */
+class Engine {
+  ended = false;
+  readonly pid: number | undefined;
+  private readonly proc: ChildProcessWithoutNullStreams;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'trueclick-ocr-'));
+  private readonly mark: string;
+  private pages = 0;
+  private files = 0;
+  private readonly queue: Request[] = [];
+  /** TSV rows of the pages of the request at the head of the queue, by page number. */
+  private rows = new Map<number, string[]>();
+  private partial = '';
+  private errTail = '';
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor() {
+    this.mark = join(this.dir, 'mark.pgm');
+    writeFileSync(this.mark, pgm(1, 1, Buffer.from([255])));
+    const bin = process.env.TRUECLICK_TESSERACT ?? 'tesseract';
+    // One thread: reads run beside a browser on machines with few cores. 70 dpi is what tesseract assumes of
+    // an image without a resolution; said, it does not warn of it on every page.
+    const args = ['stdin', 'stdout', '-c', 'stream_filelist=1', '-c', 'user_defined_dpi=70'];
+    this.proc = spawn(bin, [...args, '--psm', '6', '-l', 'eng', 'tsv'], {
       env: { ...process.env, OMP_THREAD_LIMIT: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
-    p.stdout.on('data', (d: Buffer) => out.push(d));
-    p.stderr.on('data', (d: Buffer) => err.push(d));
-    p.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
+    this.pid = this.proc.pid;
+    this.proc.unref();
+    for (const s of [this.proc.stdin, this.proc.stdout, this.proc.stderr]) (s as unknown as Socket).unref?.();
+    this.proc.stdout.setEncoding('utf8');
+    this.proc.stdout.on('data', (d: string) => this.onData(d));
+    this.proc.stderr.on('data', (d: Buffer) => {
+      this.errTail = `${this.errTail}${d}`.slice(-400);
     });
-    p.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-      else
-        reject(
-          new Error(
-            signal
-              ? `OCR took over ${timeoutMs} ms`
-              : `tesseract exit ${code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 200)}`,
-          ),
-        );
+    // A write to a process that ended fails here too; its exit (or spawn error) fails the reads it held.
+    this.proc.stdin.on('error', () => {});
+    this.proc.on('error', (e) => this.close(e));
+    this.proc.on('exit', (code, signal) => {
+      const err = this.errTail.trim().split('\n').slice(-2).join('; ').slice(0, 200);
+      this.close(new Error(`tesseract ended (${signal ?? `exit ${code}`})${err ? `: ${err}` : ''}`));
     });
-    p.stdin.on('error', () => {});
-    p.stdin.end(png);
-  });
+    this.armIdle();
+  }
+
+  get reading(): number {
+    return this.queue.length;
+  }
+
+  read(images: Buffer[], timeoutMs: number): Promise<string[]> {
+    if (this.ended) return Promise.reject(new Error('OCR engine closed'));
+    clearTimeout(this.idle);
+    return new Promise((resolve, reject) => {
+      const files = images.map((img) => {
+        const f = join(this.dir, `${++this.files}.pgm`);
+        writeFileSync(f, img);
+        return f;
+      });
+      const first = this.pages + 1;
+      this.pages += images.length + 1;
+      // Past its limit a read cannot be taken back from tesseract: the process goes, with what it holds.
+      const timer = setTimeout(() => this.close(new Error(`OCR took over ${timeoutMs} ms`)), timeoutMs);
+      this.queue.push({ first, mark: this.pages, files, resolve, reject, timer });
+      this.proc.stdin.write(`${[...files, this.mark].join('\n')}\n`);
+    });
+  }
+
+  private onData(chunk: string): void {
+    const lines = `${this.partial}${chunk}`.split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const c = line.split('\t', 3);
+      const page = Number(c[1]);
+      const head = this.queue[0];
+      if (!head || !(page >= head.first)) continue; // The header row, or nothing asked.
+      if (page < head.mark) {
+        const rows = this.rows.get(page) ?? [];
+        rows.push(line);
+        this.rows.set(page, rows);
+      } else if (c[0] === '1' && page === head.mark) {
+        this.queue.shift();
+        clearTimeout(head.timer);
+        const tsvs = head.files.map((_, i) => (this.rows.get(head.first + i) ?? []).join('\n'));
+        this.rows = new Map();
+        this.unlink(head.files);
+        head.resolve(tsvs);
+        if (this.queue.length === 0) this.armIdle();
+      }
+    }
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.close(new Error('OCR engine idle')), IDLE_MS);
+    this.idle.unref();
+  }
+
+  close(why: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.idle);
+    this.proc.kill('SIGKILL');
+    for (const r of this.queue.splice(0)) {
+      clearTimeout(r.timer);
+      r.reject(why);
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private unlink(files: string[]): void {
+    for (const f of files) rmSync(f, { force: true });
+  }
 }
 
-/** Tesseract's TSV: level 5 rows are words. */
+// The engine ends with the process, its files removed (it would end by itself when its stdin closes).
+process.on('exit', () => closeOcr());
+
+/** Tesseract's TSV: level 5 rows are words (the header row, if given, is not one). */
 export function parseTsv(tsv: string): OcrWord[] {
   const words: OcrWord[] = [];
-  for (const row of tsv.split('\n').slice(1)) {
+  for (const row of tsv.split('\n')) {
     const c = row.split('\t');
     if (c[0] !== '5' || c.length < 12) continue;
     const text = (c[11] ?? '').trim();

@@ -119,7 +119,7 @@ describe('lineBand', () => {
 
 describe('OCR (tesseract)', { skip: !ocrEngine().ok && 'no OCR engine' }, () => {
   test('reads a drawn row, with word boxes in the given image px', async () => {
-    const r = await readText(await row({ text: 'TCK-7741 Printer jams' }), { line: true });
+    const r = await readText(await row({ text: 'TCK-7741 Printer jams' }));
     assert.equal(comparable(r.text), comparable('TCK-7741 Printer jams'));
     const box = findWords(r.words, 'tck-7741');
     assert.ok(box && box.x >= 8 && box.x < 20 && box.width > 50 && box.width < 90, JSON.stringify(box));
@@ -148,13 +148,10 @@ describe('parseTsv and findWords', () => {
 
 describe('OCR of several images in one run', { skip: !ocrEngine().ok && 'no OCR engine' }, () => {
   test('each image gets back its own words, boxes in its own px', async () => {
-    const [a, b] = await readTexts(
-      [
-        await row({ text: 'TCK-7739 Password reset' }),
-        await row({ text: 'TCK-7742 Calendar invites', x: 40 }),
-      ],
-      { line: true },
-    );
+    const [a, b] = await readTexts([
+      await row({ text: 'TCK-7739 Password reset' }),
+      await row({ text: 'TCK-7742 Calendar invites', x: 40 }),
+    ]);
     assert.equal(comparable(a?.text ?? ''), comparable('TCK-7739 Password reset'));
     assert.equal(comparable(b?.text ?? ''), comparable('TCK-7742 Calendar invites'));
     const box = findWords(b?.words ?? [], 'tck-7742');

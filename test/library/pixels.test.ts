@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { ClickReport } from '../../src/actions/check/verdicts.js';
-import { ocrEngine } from '../../src/image/ocr.js';
+import { ocrEngine, ocrEngineState } from '../../src/image/ocr.js';
 import { librarySession } from '../helpers/library.js';
 
 const ctx = librarySession({ deviceScaleFactor: 2 });
@@ -46,6 +46,26 @@ async function nothingDone(run: string) {
 const ocr = ocrEngine().ok;
 
 describe('pixel guard: canvas, chart, WebGL', () => {
+  test('OCR costs nothing until a click meets a canvas, whose click starts its engine in the background', {
+    skip: !ocr && 'no OCR engine',
+  }, async () => {
+    await ctx.session.navigate(ctx.srv.url('/approve', { run: 'px-dom' }));
+    const shot = await ctx.session.screenshot();
+    const g = shot.frame.geometry;
+    const r = await ctx.session.click({
+      frame: shot.frame.id,
+      x: (1102 * g.image.width) / g.css.width,
+      y: (636 * g.image.height) / g.css.height,
+    });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(ocrEngineState(), undefined, 'no OCR engine for a click the DOM vouches for');
+    const { frame, img } = await open('/rw/canvas-table');
+    const c = await ctx.session.click({ frame, ...img(archiveOf(2).x, archiveOf(2).y) });
+    assert.equal(c.verdict, 'OK', c.message);
+    assert.equal(c.pixels?.ocr, 'not needed');
+    assert.ok(ocrEngineState(), 'the engine is up for the next changed band');
+  });
+
   test('a still canvas table is clicked on the row the model saw (a clock ticks in its header)', async () => {
     const { run, frame, img } = await open('/rw/canvas-table');
     await sleep(250); // the clock has been redrawn since the screenshot

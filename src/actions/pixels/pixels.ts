@@ -1,6 +1,6 @@
 import { describeHit } from '../../browser/identity/element-facts.js';
 import type { Box } from '../../image/draw.js';
-import { comparable, ocrEngine, readText, readTexts } from '../../image/ocr.js';
+import { comparable, ocrEngine, readText, readTexts, warmOcr } from '../../image/ocr.js';
 import {
   channelsOf,
   diffGrey,
@@ -54,6 +54,8 @@ export async function pixelStage(a: Attempt): Promise<PixelStage | null> {
     a.report.pixels = { why, band: { x: 0, y: 0, width: 0, height: 0 }, ocr: 'not needed' };
     return null;
   }
+  // A changed band is read by OCR: its engine loads now, beside the rest of the check, not then.
+  warmOcr();
   const png = Buffer.from(frame.image, 'base64');
   const { box: image, grey } = await bandAround(a, frame, png);
   const check: PixelCheck = { why, band: roundBox(bandCss(frame, image)), ocr: 'not needed' };
@@ -118,7 +120,7 @@ const roundBox = (b: Box): Box => ({
 
 /** The band's text in the frame, read once per attempt. */
 export function textThen(s: PixelStage): Promise<string> {
-  s.thenText ??= readText(s.seen, { line: true }).then((r) => r.text);
+  s.thenText ??= readText(s.seen).then((r) => r.text);
   return s.thenText;
 }
 
@@ -153,6 +155,7 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
   const frame = a.frame as FrameRecord;
   const now = await bandNow(a, s);
   s.readAt = Date.now();
+  const nowAt = performance.now();
   const thenGrey = s.seenGrey;
   const nowGrey = fitGrey(await greyOf(now), thenGrey.width, thenGrey.height);
   const diff = diffGrey(thenGrey, nowGrey);
@@ -169,19 +172,21 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
       `${where}; ${what} changed since frame ${frame.id} (${pct(diff.changedShare)} of its pixels), and its text was not read (${engine.why}).`,
     );
   }
-  // Whether the band moves by itself decides what its text and pixels can say: read it again a moment later.
-  const moving = await motion(a, s, nowGrey);
+  // Whether the band moves by itself decides what its text and pixels can say: it is read again MOTION_MS
+  // later, while OCR reads it then and now (the wait is idle time, the reads need the CPU).
+  const [moving, [then = '', nowText = '']] = await Promise.all([
+    motion(a, s, nowGrey, nowAt),
+    readBand(s, [now]),
+  ]);
   if (moving) check.moving = { share: moving.share, tonesAlike: moving.tonesAlike };
-  const texts = await readBand(s, moving ? [now, moving.later] : [now]);
-  const [then = '', nowText = ''] = texts;
-  const [t0, t1, t2] = texts.map(comparable);
+  const [t0, t1] = [then, nowText].map(comparable);
   check.textThen = then;
   check.textNow = nowText;
   check.ocr = t0 || t1 ? 'read' : 'no text';
   // The same words in changed pixels: a hover highlight or a redrawn badge, not another record.
   if (t0 && t0 === t1) return columnVerdict(a, frame);
   // Text that does not hold for MOTION_MS belongs to the moving picture (a video's frames read as letters).
-  if (moving && (!t1 || t1 !== t2)) {
+  if (moving && (!t1 || t1 !== (await laterText(moving.later)))) {
     if (moving.tonesAlike >= TONES_ALIKE) return null;
     return stale(
       a,
@@ -231,23 +236,30 @@ async function columnVerdict(a: Attempt, frame: FrameRecord): Promise<ClickRepor
   );
 }
 
-/** OCR of the band then (unless read already, for expect.text) and of the given images, in one engine run. */
+/** OCR of the band then (unless read already, for expect.text) and of the given images, in one request. */
 async function readBand(s: PixelStage, images: Buffer[]): Promise<string[]> {
-  if (!s.thenText) return (await readTexts([s.seen, ...images], { line: true })).map((r) => r.text);
-  const [then, rest] = await Promise.all([s.thenText, readTexts(images, { line: true })]);
+  if (!s.thenText) return (await readTexts([s.seen, ...images])).map((r) => r.text);
+  const [then, rest] = await Promise.all([s.thenText, readTexts(images)]);
   return [then, ...rest.map((r) => r.text)];
 }
 
+/** The band's text MOTION_MS on, read only where it decides: text now that is not the frame's, in motion. */
+async function laterText(later: Buffer): Promise<string> {
+  return comparable((await readText(later)).text);
+}
+
 /**
- * Whether the band changes by itself: read again MOTION_MS later. A playing video or an animation never
- * matches its frame pixel for pixel, so its tones against the frame's decide; null when it holds still.
+ * Whether the band changes by itself: read again MOTION_MS after it was read `nowAt` (performance.now()). A
+ * playing video or an animation never matches its frame pixel for pixel, so its tones against the frame's
+ * decide; null when it holds still.
  */
 async function motion(
   a: Attempt,
   s: PixelStage,
   nowGrey: Grey,
+  nowAt: number,
 ): Promise<(NonNullable<PixelCheck['moving']> & { later: Buffer }) | null> {
-  await new Promise((r) => setTimeout(r, MOTION_MS));
+  await new Promise((r) => setTimeout(r, Math.max(0, nowAt + MOTION_MS - performance.now())));
   const later = await bandNow(a, s);
   s.readAt = Date.now();
   const laterGrey = fitGrey(await greyOf(later), nowGrey.width, nowGrey.height);
