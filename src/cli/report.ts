@@ -135,6 +135,7 @@ figure{margin:0;max-width:640px}
 figcaption{font-size:.8rem;color:#50575e}
 .asked{fill:none;stroke:#d0312d;stroke-width:3}
 .landed{stroke:#0b7a43;stroke-width:3}
+.followed{stroke:#0b7a43;stroke-width:2;stroke-dasharray:6 4}
 .then{fill:none;stroke:#2271b1;stroke-width:3}
 .now{fill:none;stroke:#b26200;stroke-width:3;stroke-dasharray:8 5}
 .states{display:grid;grid-template-columns:1fr 1fr;gap:.6rem;font-size:.85rem}
@@ -169,6 +170,8 @@ function figure(r, f, caption, parts, live) {
   if (a.point && live) svg.append(svgEl('circle', { class: 'asked', cx: a.point.x * k, cy: a.point.y * k, r: 9 }));
   if (parts.includes('landed') && a.dispatched) {
     const x = a.dispatched.x * k, y = a.dispatched.y * k;
+    // A followed record: the dashed line runs from the point the model gave to where the record was pressed.
+    if (a.followed && a.imagePoint) svg.append(svgEl('line', { class: 'followed', x1: a.imagePoint.x, y1: a.imagePoint.y, x2: x, y2: y }));
     svg.append(svgEl('line', { class: 'landed', x1: x - 12, y1: y, x2: x + 12, y2: y }), svgEl('line', { class: 'landed', x1: x, y1: y - 12, x2: x, y2: y + 12 }));
   }
   box.append(svg);
@@ -205,7 +208,7 @@ for (const r of records) {
       shots.append(figure(r, f, 'in frame ' + f.id + ': ' + describe(a.hitAtCapture) + ' (blue box); the circle is the point the model gave', ['then']));
       const now = a.now && images[a.now.id] ? a.now : f;
       shots.append(figure(r, now, (now === f ? 'now (drawn on the frame; no image of now was kept): ' : 'now, the page after the refusal: ') + describe(a.hitNow) + ' (orange box)', ['now'], now !== f));
-    } else shots.append(figure(r, f, r.tool === 'browser_screenshot' || r.tool === 'browser_zoom' ? 'frame ' + f.id + ' as the model saw it' : 'frame ' + f.id + ': circle = the point the model gave, cross = where the input went, box = ' + describe(a.hitAtCapture), ['then', 'landed']));
+    } else shots.append(figure(r, f, r.tool === 'browser_screenshot' || r.tool === 'browser_zoom' ? 'frame ' + f.id + ' as the model saw it' : 'frame ' + f.id + ': circle = the point the model gave, cross = where the input went' + (a.followed ? ' (followed: "' + a.followed.record + '" had moved there, dashed line)' : '') + ', box = ' + describe(a.hitAtCapture), ['then', 'landed']));
     card.append(shots);
     if (kind(r.verdict) === 'refused' && a.changes) card.append(el('pre', {}, JSON.stringify(a.changes, null, 1)));
   } else if (r.frame && !images[r.frame] && frames[r.frame]) card.append(el('p', { class: 'meta' }, 'frame ' + r.frame + ' image dropped (trace size cap)'));

@@ -45,6 +45,8 @@ interface Asked {
   /** The control as the person was shown it. */
   control: { nodeId: number; name: string; context: string };
   sentence: string;
+  /** `follow`: where the person was shown the record had moved to (CSS px); null: where the frame showed it. */
+  movedTo?: { x: number; y: number } | null;
 }
 
 type Route = 'form' | 'url' | 'page';
@@ -199,6 +201,7 @@ async function answerOf(
     return {
       approved: accepted && reply.content?.approve === true,
       route: 'elicitation',
+      shownMovedTo: asked.movedTo ?? null,
       ...(typeof asked.askedAt === 'number' ? { askedAt: asked.askedAt } : {}),
     };
   // URL mode: accepting only means the person went to the page; the answer is given there.
@@ -234,13 +237,19 @@ async function waitOnPage(
       undefined,
       'timeout',
     );
-  return { approved: d.approved, route: 'approval page', at: d.at, askedAt: p.askedAt };
+  return {
+    approved: d.approved,
+    route: 'approval page',
+    at: d.at,
+    askedAt: p.askedAt,
+    shownMovedTo: p.request.movedTo?.css ?? null,
+  };
 }
 
 /** The same region of the page as it is now, for the person to compare with the frame. */
 function nowOf(session: TrueclickSession, r: ApprovalRequest): PendingApproval['now'] {
   return async () => {
-    const at = r.imagePoint;
+    const at = r.movedTo?.image ?? r.imagePoint;
     if (!r.crop || !at) return undefined;
     const now = await session.lookNow();
     return sameRegion(r.crop, at, now.base64);
@@ -296,6 +305,7 @@ export async function askPerson(
       context: request.control.context ?? '',
     },
     sentence: request.sentence,
+    movedTo: request.movedTo?.css ?? null,
   };
   const message = `An agent asks to ${request.sentence[0]?.toLowerCase()}${request.sentence.slice(1)} Why this asks: ${request.reason}.`;
   return inputRequired({

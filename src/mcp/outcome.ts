@@ -169,6 +169,16 @@ export const reportShape = {
       'DISABLED: why the element cannot act {reason (disabled, fieldset, aria-disabled, inert, readonly), by {tag, text} (the element that makes it so), inFrame (the frame already showed it so)}.',
     ),
   changes: z.array(z.looseObject({})).optional().describe('STALE_TARGET: what differs since the frame.'),
+  followed: z
+    .object({ from: cssPoint, to: cssPoint, record: z.string(), why: z.string() })
+    .optional()
+    .describe(
+      '`follow`: the record moved; {from, to (CSS px of the viewport now), record (the text that named it), why}.',
+    ),
+  notFollowed: z
+    .object({ record: z.string().nullable(), why: z.string() })
+    .optional()
+    .describe('`follow` was asked and the record was not followed: {record, why}.'),
   setAside: z
     .array(z.looseObject({}))
     .optional()

@@ -125,6 +125,11 @@ export const expectField = documented(
   '{text: its own text or accessible name contains this; context: the text of its row, card or list item (or its own) contains this; role: its role is this; name: its accessible name contains this; selector: it or an ancestor matches this CSS selector, judged on the live element}. Text and roles are compared ignoring case; every field given must fit. On MISSED_TARGET the answer says where the described element was in the frame (`expectedAt`).',
 );
 
+export const followField = documented(
+  z.boolean().optional().describe('If its row moved since the frame, act on it where it is now.'),
+  'When the record (row, card, item) the frame showed at the point has moved, find it by the text that named it in the frame and act there, after the whole check again at that place; the answer says `followed` {from, to, record, why}. Never a guess: not followed, and refused as without it, when the record cannot be told apart, left the view, changed, appears twice, or is covered or disabled there (`notFollowed` says why). Off by default: some agents mean a place, not a record.',
+);
+
 export const modifiersField = z
   .array(z.enum(['Alt', 'Control', 'Meta', 'Shift']))
   .max(4)
@@ -143,6 +148,7 @@ export const targetShape = {
     .describe('The model’s raw answer, read with `model`, instead of x, y.'),
   ...conventionShape,
   expect: expectField,
+  follow: followField,
 };
 
 /** The names of targetShape that say where (as opposed to how to read it): one of them makes a target. */

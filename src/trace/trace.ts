@@ -51,6 +51,8 @@ const KEPT = [
   'expected',
   'expectedAt',
   'changes',
+  'followed',
+  'notFollowed',
   'diagnosis',
   'navigation',
   'dialog',

@@ -233,3 +233,36 @@ describe('the approval gate over MCP', () => {
     }
   });
 });
+
+describe('the approval gate with follow', () => {
+  const prepend = (page: Awaited<ReturnType<typeof aim>>['page']) =>
+    page.evaluate(() => (window as unknown as { rw: { prepend(): Promise<void> } }).rw.prepend());
+
+  test('the row moved before the question: the person is shown its new place, says yes, and TCK-7741 is deleted', async () => {
+    const { run, page, f, at } = await aim('TCK-7741', 'button.delete');
+    await prepend(page);
+    person = async () => true;
+    const r = await ctx.mcp.call('browser_click', { frame: f.id, ...at, follow: true });
+    assert.equal(verdictOf(r), 'OK', text(r));
+    assert.match(asked.at(-1) ?? '', /TCK-7741.*It has moved since: the press goes to it at its new place/);
+    assert.equal(structured<{ followed?: { record: string } }>(r).followed?.record, 'TCK-7741');
+    const done = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      done.map((x) => [x.method, x.do, x.id]),
+      [['POST', 'delete', 'TCK-7741']],
+    );
+  });
+
+  test('the row moved while the person looked at where it was: a yes presses nothing', async () => {
+    const { run, page, f, at } = await aim('TCK-7742', 'button.delete');
+    person = async () => {
+      await prepend(page);
+      return true;
+    };
+    const r = await ctx.mcp.call('browser_click', { frame: f.id, ...at, follow: true });
+    assert.equal(verdictOf(r), 'STALE_TARGET', text(r));
+    assert.match(text(r), /moved after the person was shown it, so nothing was pressed/);
+    await settle();
+    assert.deepEqual(ctx.srv.actions({ run }), []);
+  });
+});

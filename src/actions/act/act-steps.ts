@@ -67,6 +67,7 @@ export type Target = (p: NativePoint | undefined) => {
   y: number;
   units: 'css';
   expect?: Expect;
+  follow?: boolean;
 };
 
 type Ran = Pick<StepOutcome, 'status' | 'verdict' | 'message' | 'report' | 'effects' | 'effect'>;
@@ -126,6 +127,7 @@ export async function runStep(
           via: step.via.map((v) => ({ ...(c.css.get(v) as Point) })),
           modifiers: step.modifiers,
           ...(from.expect ? { expect: from.expect } : {}),
+          ...(from.follow ? { follow: true } : {}),
         }),
       );
     }

@@ -17,6 +17,8 @@ export interface ActRequest {
   action: unknown;
   /** What the model means by its first action on a point (e.g. the row it read): checked like browser_click's. */
   expect?: Expect;
+  /** Each point read off the frame follows its record if it moved since (browser_click's `follow`). */
+  follow?: boolean;
   /** The client showed the screenshot at another size than trueclick sent it. */
   shown_width?: number;
   shown_height?: number;

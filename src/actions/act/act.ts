@@ -140,7 +140,7 @@ export async function runAct(
   let expect = req.expect;
   const target = (
     p: NativePoint | undefined,
-  ): { frame?: string; x: number; y: number; units: 'css'; expect?: Expect } => {
+  ): { frame?: string; x: number; y: number; units: 'css'; expect?: Expect; follow?: boolean } => {
     const at = p ? (css.get(p) as Point) : session.cursor;
     if (!at) {
       throw new ActionError(
@@ -150,13 +150,14 @@ export async function runAct(
         'action',
       );
     }
-    const t: { frame?: string; x: number; y: number; units: 'css'; expect?: Expect } = {
+    const t: { frame?: string; x: number; y: number; units: 'css'; expect?: Expect; follow?: boolean } = {
       x: at.x,
       y: at.y,
       units: 'css',
     };
     // A cursor point is where the mouse is now, not a point read off the frame.
     if (frame && p) t.frame = frame.id;
+    if (frame && p && req.follow) t.follow = true;
     if (expect && p) {
       t.expect = expect;
       expect = undefined;

@@ -28,6 +28,11 @@ export interface ApprovalAnswer {
   at?: number;
   /** When they were first asked, if in an earlier call (the approval page). */
   askedAt?: number;
+  /**
+   * Where the person was shown a followed record (CSS px), when they were asked in an earlier round of the
+   * call; null: at the frame's place. Absent: they were asked about this round's check.
+   */
+  shownMovedTo?: { x: number; y: number } | null;
 }
 
 /** Who asks the person, for one session or one call. */
@@ -88,10 +93,35 @@ export async function approvalGate(
     ? { attempt: checked, refusal: refusedFirst }
     : await checkPoint(ctx, req, intent);
   again.attempt.report.approval = record;
+  const shownTo =
+    answer.shownMovedTo !== undefined ? answer.shownMovedTo : (checked.report.followed?.to ?? null);
+  const moved = movedSinceShown(shownTo, again.attempt);
+  if (!again.refusal && moved) {
+    if (again.attempt.live) await release(again.attempt.live);
+    return {
+      report: {
+        ...again.attempt.report,
+        verdict: 'STALE_TARGET',
+        dispatched: null,
+        notFollowed: { record: moved, why: 'it moved after the person was shown where it was' },
+        message: `Approved${after}, but the row ${JSON.stringify(moved)} moved after the person was shown it, so nothing was pressed: a yes is for the place they saw. Take a new screenshot and ask again.`,
+      },
+    };
+  }
   if (again.refusal) {
     again.refusal.approval = record;
     again.refusal.message = `Approved${after}, but the page is not what the person was shown, so nothing was pressed: ${again.refusal.message}`;
     return { report: again.refusal };
   }
   return { attempt: again.attempt };
+}
+
+/**
+ * The record `follow` found at the yes, when that is not the place the person was shown (`shownTo`, where
+ * the record had moved to then; null: the frame's place): a yes is for what they saw. Null when it is.
+ */
+function movedSinceShown(shownTo: { x: number; y: number } | null, now: Attempt): string | null {
+  const f = now.report.followed;
+  if (!f) return null;
+  return shownTo && Math.hypot(shownTo.x - f.to.x, shownTo.y - f.to.y) <= 2 ? null : f.record;
 }

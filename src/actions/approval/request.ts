@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { type Hit, toHit } from '../../browser/identity/element-facts.js';
 import { drawLabels } from '../../image/draw.js';
 import type { Attempt } from '../check/attempt.js';
+import { toImage } from '../check/target.js';
 import type { Point } from '../check/verdicts.js';
 import type { ControlFacts } from './rule.js';
 
@@ -28,6 +29,8 @@ export interface ApprovalRequest {
     /** The frame image's width, px: the same region of another image is scaled by it. */
     imageWidth: number;
   };
+  /** `follow`: the record moved since the frame; where it is now (CSS px and px of an image like the frame's). */
+  movedTo?: { css: Point; image: Point };
   /** One sentence for the person: `Click "Delete" in row "TCK-7741 Printer jams" (frame f3, 12 s old).` */
   sentence: string;
 }
@@ -66,6 +69,11 @@ export async function approvalRequest(a: Attempt, reason: string): Promise<Appro
   const frameAgeMs = frame ? Date.now() - frame.capture.capturedAt : null;
   const crop =
     frame?.image && report.imagePoint ? await cropAround(frame.image, report.imagePoint) : undefined;
+  const to = report.followed?.to;
+  const movedTo = to && frame ? { css: to, image: toImage(frame, to) } : undefined;
+  const moved = to
+    ? ` It has moved since: the press goes to it at its new place (CSS x ${Math.round(to.x)}, y ${Math.round(to.y)}).`
+    : '';
   return {
     action,
     control,
@@ -75,7 +83,8 @@ export async function approvalRequest(a: Attempt, reason: string): Promise<Appro
     point: report.point,
     imagePoint: report.imagePoint,
     ...(crop ? { crop } : {}),
-    sentence: sentenceOf(action, control, at?.recordTag, report.frame, frameAgeMs),
+    ...(movedTo ? { movedTo } : {}),
+    sentence: sentenceOf(action, control, at?.recordTag, report.frame, frameAgeMs) + moved,
   };
 }
 
@@ -148,7 +157,13 @@ export async function sameRegion(
   const W = meta.width ?? 0;
   const H = meta.height ?? 0;
   const k = crop.imageWidth ? W / crop.imageWidth : 1;
-  const r = crop.region;
+  // A followed record's new place may lie outside the frame's crop: the region is then centred on it.
+  const c = crop.region;
+  const inside =
+    point.x >= c.left && point.x < c.left + c.width && point.y >= c.top && point.y < c.top + c.height;
+  const r = inside
+    ? c
+    : { ...c, left: Math.max(0, point.x - c.width / 2), top: Math.max(0, point.y - c.height / 2) };
   const left = clamp(Math.round(r.left * k), 0, Math.max(0, W - 1));
   const top = clamp(Math.round(r.top * k), 0, Math.max(0, H - 1));
   const region = {

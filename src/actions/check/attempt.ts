@@ -68,6 +68,11 @@ export interface Attempt {
    * record whose DOM is alike its siblings' is told apart by pixels anywhere in it.
    */
   pixelArea?: { x: number; y: number; width: number; height: number };
+  /**
+   * `follow` moved the attempt to where the record is now: the capture's facts lost this many leading `a:`
+   * parts (placeFree), and every look is compared without its own.
+   */
+  placeFree?: number;
   /** The pixel guard's band, when the point's element carries no identity of its own (pixels.ts). */
   pixelStage: PixelStage | null;
   report: ClickReport;

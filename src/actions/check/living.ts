@@ -3,6 +3,7 @@ import {
   type Judgement,
   judge,
   partText,
+  placeFree,
   type SetAside,
 } from '../../browser/identity/compare-facts.js';
 import { describeHit, type ElementFacts, toHit } from '../../browser/identity/element-facts.js';
@@ -23,18 +24,19 @@ const TICK_STEP_MS = 100;
 const TICK_WINDOW_MS = 10_000;
 
 /** For each capture-side part: whether no sibling record at capture held the same there (it names the record). */
-function uniqueAtCapture(a: Attempt): boolean[] | null {
+export function uniqueAtCapture(a: Attempt): boolean[] | null {
   const c = a.captured;
   if (!c) return null;
   try {
-    return c.doc.kit.uniqueParts(c.index);
+    const unique = c.doc.kit.uniqueParts(c.index);
+    return a.placeFree ? (unique?.slice(a.placeFree) ?? null) : unique;
   } catch {
     return null;
   }
 }
 
 /** How often the page changed the part in place lately, by the page's clock (its log starts at load). */
-function changesLately(f: LiveFacts, nowIndex: number): number {
+export function changesLately(f: Pick<LiveFacts, 'partTimes' | 'armedAt'>, nowIndex: number): number {
   return (f.partTimes?.[nowIndex] ?? []).filter((t) => t >= f.armedAt - TICK_WINDOW_MS).length;
 }
 
@@ -50,14 +52,16 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
   const then = (a.captured as NonNullable<Attempt['captured']>).facts;
   const strict = a.req.strict === true;
   const distinct = strict ? null : uniqueAtCapture(a);
+  // Followed to where the record is now: its row index and key are where it is, not what it is.
+  const cut = (f: LiveFacts) => (a.placeFree !== undefined ? placeFree(f) : { facts: f, cut: 0 });
   let look = seen;
-  let j = judge(then, look, { strict, distinct });
+  let j = judge(then, cut(look).facts, { strict, distinct });
   const lastText = new Map<number, string>();
   const ticked = new Set<number>();
   const started = Date.now();
   const deadline = started + TICK_WATCH_MS;
   while (j.diffs.length > 0 && j.maybeTicking.length > 0) {
-    const current = look;
+    const current = cut(look).facts;
     for (const [t, n] of j.maybeTicking) {
       const text = current.recordParts?.[n] ?? '';
       const before = lastText.get(t);
@@ -65,9 +69,11 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
       lastText.set(t, text);
     }
     if (j.maybeTicking.every(([t]) => ticked.has(t))) {
-      const again = judge(then, look, { distinct, ticking: new Set(j.maybeTicking.map(([t]) => t)) });
+      const again = judge(then, current, { distinct, ticking: new Set(j.maybeTicking.map(([t]) => t)) });
       if (again.diffs.length === 0) {
-        a.ticking = { count: look.recordParts?.length ?? 0, indexes: j.maybeTicking.map(([, n]) => n) };
+        // The guard counts the parts as the page has them, its own attributes first.
+        const k = cut(look).cut;
+        a.ticking = { count: look.recordParts?.length ?? 0, indexes: j.maybeTicking.map(([, n]) => n + k) };
         j = again;
       }
       break;
@@ -77,7 +83,7 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
     const next = await armOn(look.at, { armMs: 0 });
     if (!next) break;
     look = next;
-    j = judge(then, look, { distinct });
+    j = judge(then, cut(look).facts, { distinct });
   }
   a.seen = look;
   if (look !== seen) a.report.watchedMs = Date.now() - started;
@@ -180,8 +186,9 @@ function sameThing(x: ElementFacts, y: ElementFacts): boolean {
  */
 function namesHeld(a: Attempt, before: ElementFacts, live: ElementFacts): boolean {
   const unique = uniqueAtCapture(a);
-  const was = before.recordParts;
-  const now = live.recordParts;
+  const cut = (f: ElementFacts) => (a.placeFree !== undefined ? placeFree(f).facts : f);
+  const was = cut(before).recordParts;
+  const now = cut(live).recordParts;
   if (!unique || !was || !now || unique.length !== was.length) return false;
   const ticking = new Set(a.ticking?.indexes ?? []);
   const naming = was.filter((p, i) => unique[i] && !p.startsWith('~') && !ticking.has(i));

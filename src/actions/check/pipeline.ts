@@ -21,6 +21,7 @@ import { type Attempt, type Intent, presses } from './attempt.js';
 import { blockedThrough, finalChecks, judgeSeen, looksThrough, missedAtCapture } from './check.js';
 import { ActionError } from './errors.js';
 import { hasSemanticExpect } from './expect.js';
+import { followRecord, mayFollow } from './follow.js';
 import { judgeHover } from './living.js';
 import { type ActionContext, type ClickRequest, resolveTarget, toImage } from './target.js';
 import type { ClickReport } from './verdicts.js';
@@ -47,11 +48,13 @@ export async function checkPoint(
     place(a);
     refusal = await holdNow(a);
   }
-  if (refusal) {
-    if (a.live) await release(a.live);
-    return { attempt: a, refusal };
+  if (refusal && a.live) await release(a.live);
+  if (refusal && mayFollow(a, refusal)) {
+    const moved = await followRecord(a, refusal, holdNow);
+    if (moved.refusal && moved.attempt.live) await release(moved.attempt.live);
+    return moved;
   }
-  return { attempt: a, refusal: null };
+  return refusal ? { attempt: a, refusal } : { attempt: a, refusal: null };
 }
 
 async function begin(ctx: ActionContext, req: ClickRequest, intent: Intent): Promise<Attempt> {

@@ -25,6 +25,8 @@ export interface ClickRequest extends TargetRequest {
   button?: MouseButton;
   click_count?: number;
   modifiers?: Modifier[];
+  /** When the record at the point moved since the frame, act on it where it is now (follow.ts). */
+  follow?: boolean;
   /** The click is to type there: a read-only field refuses it (DISABLED) before anything is pressed. */
   typing?: boolean;
 }
@@ -52,6 +54,7 @@ export function targetFields(req: ClickRequest): TargetRequest {
     mark: _m,
     expect: _e,
     strict: _s,
+    follow: _fo,
     button: _b,
     click_count: _c,
     modifiers: _k,

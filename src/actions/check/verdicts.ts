@@ -105,6 +105,10 @@ export interface ClickReport {
   changes?: Difference[];
   /** OK: what changed but was not counted (live content, the page's answer to trueclick's own hover). */
   setAside?: SetAside[];
+  /** `follow`: the record the frame showed at the point had moved; the action went to it there (CSS px). */
+  followed?: { from: Point; to: Point; record: string; why: string };
+  /** `follow` was asked and the record was not followed: which record, and why not. */
+  notFollowed?: { record: string | null; why: string };
   /** A point only pixels vouch for (a canvas): what the pixel guard compared, and the window it left open. */
   pixels?: PixelCheck;
   /** The press asked a person first (approval/gate.ts): their answer, its route and timing. */

@@ -154,7 +154,9 @@ async function recordNavigation(a: Attempt, watch: OutcomeWatch, settle: boolean
 function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickReport {
   const { report, live } = a;
   const what = a.intent.kind === 'drag' ? 'drag' : 'click';
-  const where = `CSS ${fmtPoint(report.dispatched ?? { x: 0, y: 0 })}${report.frame && report.imagePoint ? ` (frame ${report.frame} image px ${fmtPoint(report.imagePoint)})` : ''}`;
+  // A followed record is pressed where it is now, not where the frame's image showed the point.
+  const image = report.frame && report.imagePoint && !report.followed;
+  const where = `CSS ${fmtPoint(report.dispatched ?? { x: 0, y: 0 })}${image ? ` (frame ${report.frame} image px ${fmtPoint(report.imagePoint as NonNullable<typeof report.imagePoint>)})` : ''}`;
   if (!events || !live) {
     report.verdict = 'UNVERIFIED';
     report.landed = null;
@@ -212,9 +214,11 @@ function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickRepo
     return report;
   }
   report.landed = report.hitNow;
-  const same = report.frame
-    ? '; it is the element that was under the point in the frame'
-    : ' (no frame given, so nothing to compare with capture)';
+  const same = report.followed
+    ? '; it is the record the frame showed at your point'
+    : report.frame
+      ? '; it is the element that was under the point in the frame'
+      : ' (no frame given, so nothing to compare with capture)';
   const routed = report.routingOffset
     ? ` (Chromium routed input into this cross-site iframe off target; trueclick sent it ${fmtPoint(report.routingOffset)} CSS px over, and the guard saw it arrive on the element)`
     : '';

@@ -14,6 +14,7 @@ import type { ApprovalRequest } from '../approval/request.js';
 import type { ApprovePresses } from '../approval/rule.js';
 import { approvalScope } from '../approval/scope.js';
 import { ActionError } from '../check/errors.js';
+import { followSentence } from '../check/follow.js';
 import { MissLog } from '../check/misses.js';
 import { type ActionContext, frameIn } from '../check/target.js';
 import type { ClickReport, Point } from '../check/verdicts.js';
@@ -169,7 +170,7 @@ export class TrueclickSession {
     work: (ctx: ActionContext) => Promise<T>,
   ): Promise<WithEffects<T>> {
     const r = await this.watched(work);
-    r.message += effectsSentence(r);
+    r.message = followSentence(r) + r.message + effectsSentence(r);
     // A dialog, a tab or a file chooser the action opened is its effect, whatever the page did besides.
     if (r.verdict === 'OK' && (r.dialog || r.newTab || r.fileChooser))
       r.effect = r.dialog

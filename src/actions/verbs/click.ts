@@ -2,6 +2,7 @@ import { release } from '../../browser/identity/hit-test.js';
 import { dispatchClick } from '../../browser/plumbing/input.js';
 import { type Approver, approvalGate } from '../approval/gate.js';
 import type { Attempt, Intent } from '../check/attempt.js';
+import { followSentence } from '../check/follow.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint } from '../check/verdicts.js';
@@ -42,7 +43,7 @@ export async function guardedClick(
 export async function pointAt(ctx: ActionContext, req: ClickRequest): Promise<ClickReport> {
   const { attempt, refusal } = await checkPoint(ctx, req, { kind: 'point' });
   if (refusal) return refusal;
-  attempt.report.message = pointSentence(attempt.report);
+  attempt.report.message = followSentence(attempt.report) + pointSentence(attempt.report);
   return attempt.report;
 }
 

@@ -313,3 +313,20 @@ function recordWord(tag: string): string {
   if (tag === 'ARTICLE') return 'card';
   return 'record';
 }
+
+/**
+ * The facts without the record's own attributes (`a:` parts, which come first: aria-rowindex, row-index, a
+ * key a grid gives the row node), and how many were cut: what a record shows, wherever it is now. A part
+ * declared live in one place (a row that is a timer only in odd rows) counts as plain text that may tick,
+ * which is watched before it is set aside. What `follow` compares: a record that moved has another row
+ * index by definition.
+ */
+export function placeFree<F extends ElementFacts>(f: F): { facts: F; cut: number } {
+  const parts = f.recordParts;
+  if (!parts) return { facts: f, cut: 0 };
+  let cut = 0;
+  while (cut < parts.length && parts[cut]?.startsWith('a:')) cut++;
+  const out: F = { ...f, recordParts: parts.slice(cut).map((p) => (p.startsWith('~t:') ? p.slice(1) : p)) };
+  if (f.partTimes) out.partTimes = f.partTimes.slice(cut);
+  return { facts: out, cut };
+}

@@ -8,7 +8,7 @@ import { frameFacts, frameOutput } from '../frame-result.js';
 import { ACTION_VERDICTS } from '../outcome.js';
 import { request } from '../report.js';
 import { ResponseBuilder } from '../response.js';
-import { expectField, frameField, MAX_SHOWN_SIDE } from '../target-schema.js';
+import { expectField, followField, frameField, MAX_SHOWN_SIDE } from '../target-schema.js';
 import { defineTool } from '../tool.js';
 
 const stepSchema = z.object({
@@ -46,6 +46,7 @@ export const actTool = defineTool({
       ])
       .describe('Its tool_use block(s), computer_call, function call(s) or raw text.'),
     expect: expectField,
+    follow: followField,
     shown_width: z
       .number()
       .min(16)
