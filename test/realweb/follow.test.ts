@@ -203,3 +203,117 @@ describe('a cross-site frame', () => {
     assert.deepEqual([a?.do, a?.id, a?.frame], ['delete', 'TCK-7741', 'cross']);
   });
 });
+
+describe('not followed where the record cannot be told, or cannot be pressed, at its new place', () => {
+  test('Vue sheet rows told apart only by their inputs: re-sorted, "Delete row" follows the row that held TCK-7741', async () => {
+    const { run, page } = await ctx.rw.open('sheet');
+    // The sixth row holds TCK-7741 (in its inputs only).
+    const sixth = page.locator('form.sheet-row').nth(5);
+    assert.equal(await sixth.locator('input.id').inputValue(), 'TCK-7741');
+    const del = await ctx.rw.centre(sixth.locator('button'));
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    const r = await follow(shot, del);
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.followed?.record, 'TCK-7741');
+    const [a] = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual([a?.do, a?.id], ['delete', 'TCK-7741']);
+  });
+
+  test('alike rows (a copy of TCK-7737 pinned two rows above it): the copy is not followed after a prepend', async () => {
+    const { run, page } = await ctx.rw.open('list');
+    await cmd(page, 'pinCopy', 'TCK-7737');
+    const copy = await ctx.rw.centre(page.locator('.ticket-row').first().locator('a.archive'));
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'prepend');
+    const r = await follow(shot, copy);
+    assertRefused(r, 'STALE_TARGET');
+    assert.match(r.notFollowed?.why ?? '', /no text in its record told it apart from the others/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
+  test('a canvas table re-sorted (only pixels tell its rows apart): not followed, nothing archived', async () => {
+    const { run, page } = await ctx.rw.open('canvas-table');
+    const rows = await page.evaluate(() =>
+      (
+        window as unknown as {
+          rw: { rows(): Array<{ archive: { x: number; y: number; width: number; height: number } }> };
+        }
+      ).rw.rows(),
+    );
+    const b = rows[3]?.archive;
+    assert.ok(b);
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    const r = await follow(shot, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    assertRefused(r, 'STALE_TARGET');
+    assert.match(r.notFollowed?.why ?? '', /only its pixels tell this element apart/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
+  test('Bootstrap table re-sorted: Delete follows TCK-7738; with the modal open over its new place, not followed', async () => {
+    let { run, page } = await ctx.rw.open('overlays');
+    let del = await ctx.rw.centre(page.locator('#row-TCK-7738 .delete'));
+    let shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    const ok = await follow(shot, del);
+    assert.equal(ok.verdict, 'OK', ok.message);
+    assert.deepEqual(await actedOn(run), [['delete', 'TCK-7738']]);
+
+    ({ run, page } = await ctx.rw.open('overlays'));
+    del = await ctx.rw.centre(page.locator('#row-TCK-7738 .delete'));
+    shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    await cmd(page, 'showModal');
+    const r = await follow(shot, del);
+    assertRefused(r, /STALE_TARGET|COVERED/);
+    assert.match(r.notFollowed?.why ?? '', /lies on top of the row "TCK-7738" at its new place/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
+  test('React list: TCK-7741 moved and its Delete disabled meanwhile: DISABLED at its new place, nothing deleted', async () => {
+    const { run, page } = await ctx.rw.open('list');
+    const del = await ctx.rw.centre(
+      page.locator('.ticket-row', { hasText: 'TCK-7741' }).locator('button.delete'),
+    );
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'prepend');
+    await cmd(page, 'lock', 'TCK-7741');
+    const r = await follow(shot, del);
+    assertRefused(r, 'DISABLED');
+    assert.match(r.notFollowed?.why ?? '', /at its new place, CSS \([\d., ]+\): DISABLED/);
+    assert.match(
+      r.message,
+      /moved [\d.]+ CSS px down since frame f\d+, to CSS .*; not followed there: .*cannot act: it is disabled/,
+    );
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
+  test('AG Grid: the ticket moved under the grid’s visible part: not followed, told to scroll the list', async () => {
+    const { run, page } = await ctx.rw.open('grid', { animate: 0, rows: 20 });
+    // TCK-7740 is the 5th row: after two sorts (title, then id descending) it is the 16th, below what shows.
+    const link = await ctx.rw.centre(page.locator('.ag-row', { hasText: 'TCK-7740' }).locator('a.rw-delete'));
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'resort');
+    await cmd(page, 'resort');
+    const r = await follow(shot, link);
+    assertRefused(r, 'STALE_TARGET');
+    assert.match(
+      r.notFollowed?.why ?? '',
+      /"TCK-7740" is now [\d.]+ CSS px below the visible part of its scrolling list/,
+    );
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
+  test('Vue jobs with strict: JOB-4103 moved and its duration ticked: not followed (strict counts every change)', async () => {
+    const { run, page } = await ctx.rw.open('jobs');
+    const cancel = await ctx.rw.centre(page.locator('.job:has(.id:text-is("JOB-4103")) a.cancel'));
+    const shot = await ctx.tc.screenshot();
+    await new Promise((r) => setTimeout(r, 600));
+    await cmd(page, 'prepend');
+    const r = await follow(shot, cancel, { strict: true });
+    assertRefused(r, 'STALE_TARGET');
+    assert.match(r.notFollowed?.why ?? '', /the record "JOB-4103" changed: .*Running for/);
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+});

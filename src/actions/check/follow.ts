@@ -40,7 +40,7 @@ export function mayFollow(a: Attempt, refusal: ClickReport): boolean {
   return (
     a.req.follow === true &&
     refusal.verdict === 'STALE_TARGET' &&
-    Boolean(a.frame && a.captured?.facts.recordParts) &&
+    Boolean(a.frame && a.captured) &&
     !a.byMark
   );
 }
@@ -50,7 +50,8 @@ function namingParts(a: Attempt): string[] {
   const parts = a.captured?.facts.recordParts ?? [];
   const unique = uniqueAtCapture(a);
   if (!unique || unique.length !== parts.length) return [];
-  return parts.filter((p, i) => unique[i] && !p.startsWith('~') && /^t:/.test(p));
+  // A text or what a field holds; not a picture (an avatar may stand in many rows) nor a link target.
+  return parts.filter((p, i) => unique[i] && /^[tv]:/.test(p));
 }
 
 /** The candidate judged against the frame as the first look is: ticking parts the page logged are set aside. */
@@ -135,7 +136,8 @@ export async function followRecord(
   });
   const then = (a.captured as NonNullable<Attempt['captured']>).facts;
   const rec = recordWord(then.recordTag);
-  if (a.pixelStage) return no(null, 'only its pixels tell this element apart, so where it went is not known');
+  if (a.pixelStage)
+    return no(null, 'only its pixels tell this element apart (no record in the DOM), so where it went is not known');
   const names = namingParts(a);
   if (names.length === 0)
     return no(
