@@ -317,3 +317,23 @@ describe('not followed where the record cannot be told, or cannot be pressed, at
     assert.deepEqual(await ctx.rw.actionsAfter(run), []);
   });
 });
+
+describe('marks', () => {
+  test('a mark on Delete of TCK-7745, then a row prepended (keyed by index): with follow, TCK-7745 is deleted', async () => {
+    const { run, page } = await ctx.rw.open('list');
+    const shot = await ctx.tc.screenshot({ marks: true });
+    const m = shot.marks?.find((k) => k.hit.name === 'Delete' && /TCK-7745/.test(k.hit.context ?? ''));
+    assert.ok(m, 'a Delete mark in row TCK-7745');
+    await cmd(page, 'prepend');
+    const refused = await ctx.tc.click({ frame: shot.frame.id, mark: m.id });
+    assertRefused(refused, 'STALE_TARGET');
+    const r = await ctx.tc.click({ frame: shot.frame.id, mark: m.id, follow: true });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.followed?.record, 'TCK-7745');
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((a) => [a.do, a.id]),
+      [['delete', 'TCK-7745']],
+    );
+  });
+});

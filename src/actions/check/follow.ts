@@ -40,8 +40,7 @@ export function mayFollow(a: Attempt, refusal: ClickReport): boolean {
   return (
     a.req.follow === true &&
     refusal.verdict === 'STALE_TARGET' &&
-    Boolean(a.frame && a.captured) &&
-    !a.byMark
+    Boolean(a.frame && a.captured)
   );
 }
 
@@ -91,7 +90,8 @@ function outOfView(box: Box, vw: number, vh: number): string | null {
 /** The point at the same place in the element's new box as the model's point was in its box at capture. */
 function samePlaceIn(a: Attempt, box: Box, vw: number, vh: number): Point {
   const was = a.captured?.bounds;
-  const rel = was
+  // A mark names the element, not a place in it: its centre.
+  const rel = was && !a.byMark
     ? { x: (a.page.x - was.x) / (was.width || 1), y: (a.page.y - was.y) / (was.height || 1) }
     : { x: 0.5, y: 0.5 };
   const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), Math.max(lo, hi));
@@ -195,6 +195,9 @@ export async function followRecord(
     ...a,
     captured: { ...captured, facts: was.facts },
     placeFree: was.cut,
+    // At the new place the point is checked, whatever named the element at the old one (a mark).
+    byMark: false,
+    resolved: { frame: a.resolved.frame, point: a.resolved.point, imagePoint: a.resolved.imagePoint },
     vp: to,
     seen: null,
     live: null,
