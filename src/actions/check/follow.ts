@@ -37,11 +37,7 @@ interface Candidate extends Omit<ElementFacts, 'backendNodeId'> {
 
 /** Whether a refusal may be followed: the record at a point read off a frame changed, and the agent asked. */
 export function mayFollow(a: Attempt, refusal: ClickReport): boolean {
-  return (
-    a.req.follow === true &&
-    refusal.verdict === 'STALE_TARGET' &&
-    Boolean(a.frame && a.captured)
-  );
+  return a.req.follow === true && refusal.verdict === 'STALE_TARGET' && Boolean(a.frame && a.captured);
 }
 
 /** The parts that named the record in the frame: no sibling held them, and they are not live content. */
@@ -91,9 +87,10 @@ function outOfView(box: Box, vw: number, vh: number): string | null {
 function samePlaceIn(a: Attempt, box: Box, vw: number, vh: number): Point {
   const was = a.captured?.bounds;
   // A mark names the element, not a place in it: its centre.
-  const rel = was && !a.byMark
-    ? { x: (a.page.x - was.x) / (was.width || 1), y: (a.page.y - was.y) / (was.height || 1) }
-    : { x: 0.5, y: 0.5 };
+  const rel =
+    was && !a.byMark
+      ? { x: (a.page.x - was.x) / (was.width || 1), y: (a.page.y - was.y) / (was.height || 1) }
+      : { x: 0.5, y: 0.5 };
   const clamp = (v: number, lo: number, hi: number) => Math.min(Math.max(v, lo), Math.max(lo, hi));
   const x = clamp(box.x + rel.x * box.width, box.x + 1, box.x + box.width - 1);
   const y = clamp(box.y + rel.y * box.height, box.y + 1, box.y + box.height - 1);
@@ -137,7 +134,10 @@ export async function followRecord(
   const then = (a.captured as NonNullable<Attempt['captured']>).facts;
   const rec = recordWord(then.recordTag);
   if (a.pixelStage)
-    return no(null, 'only its pixels tell this element apart (no record in the DOM), so where it went is not known');
+    return no(
+      null,
+      'only its pixels tell this element apart (no record in the DOM), so where it went is not known',
+    );
   const names = namingParts(a);
   if (names.length === 0)
     return no(

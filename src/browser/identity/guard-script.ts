@@ -1,5 +1,6 @@
 import { IDENTITY_LISTS } from './element-facts.js';
 import { pressEffects } from './guard-effect.js';
+import { recordSearch } from './guard-find.js';
 import { type Arming, recordSignatures } from './guard-signature.js';
 import { type IdentityKit, type IdentityLists, identityKit } from './identity.js';
 import { liveTreeView } from './live-view.js';
@@ -24,6 +25,7 @@ function guardMain(
   makeView: typeof liveTreeView,
   makeEffects: typeof pressEffects,
   makeSignatures: typeof recordSignatures,
+  makeFind: typeof recordSearch,
   lists: IdentityLists & { binding: string },
 ): void {
   type Armed = Arming & {
@@ -312,21 +314,6 @@ function guardMain(
     judgeSince(a, signature(a.el, a.rec), pressed);
   // Elements read by recent looks, by token, for a second look without a hit-test (rearm).
   const looks = new Map<string, Element>();
-  // Where a scrolling list hides an element's centre: which side of its visible part, and how far (CSS px).
-  const clippedBy = (el: Element, r: { x: number; y: number; width: number; height: number }) => {
-    const cx = r.x + r.width / 2;
-    const cy = r.y + r.height / 2;
-    for (let p = view.parent(el); p; p = view.parent(p)) {
-      const cs = getComputedStyle(p);
-      if (!/auto|scroll|hidden|clip/.test(cs.overflowX + cs.overflowY)) continue;
-      const b = p.getBoundingClientRect();
-      if (cy < b.top) return { side: 'above', px: b.top - cy };
-      if (cy > b.bottom) return { side: 'below', px: cy - b.bottom };
-      if (cx < b.left) return { side: 'left of', px: b.left - cx };
-      if (cx > b.right) return { side: 'right of', px: cx - b.right };
-    }
-    return null;
-  };
   const api = {
     facts,
     // The hit-test may name a text node, a shadow root or a ::before box: the element is their owner.
@@ -430,32 +417,8 @@ function guardMain(
       f.armedAt = ms > 0 ? api.arm(el, x, y, ms, token, !!pressOnly, ticking) : performance.now();
       return f;
     },
-    // Where a record went (follow.ts): each element like the one the frame showed (tag, text) whose record
-    // holds at least one of `names`, with its facts and whether a click at its own centre reaches it.
-    findRecord: (want: { tag: string; text: string; names: string[]; max: number }) => {
-      const k = kit();
-      const out: Array<Record<string, unknown>> = [];
-      const visit = (root: Document | ShadowRoot) => {
-        for (const el of Array.from(root.querySelectorAll('*'))) {
-          if (el.shadowRoot) visit(el.shadowRoot);
-          if (out.length > want.max || view.tag(el) !== want.tag || k.canonical(el) !== el) continue;
-          if (k.text(el) !== want.text) continue;
-          const rec = k.record(el);
-          const parts = rec ? k.recordParts(rec.node) : [];
-          if (!want.names.some((n) => parts.includes(n))) continue;
-          const f = facts(el);
-          const r = f.rect as { x: number; y: number; width: number; height: number };
-          const top = deepAt(r.x + r.width / 2, r.y + r.height / 2);
-          f.underPoint = !!top && composedContains(el, top);
-          if (!f.underPoint) f.clipped = clippedBy(el, r);
-          f.armedAt = performance.now();
-          f.viewport = { width: innerWidth, height: innerHeight };
-          out.push(f);
-        }
-      };
-      visit(document);
-      return out;
-    },
+    // Where a record went (follow.ts): guard-find.ts.
+    findRecord: makeFind(view, kit, facts, deepAt, composedContains),
     // The element an earlier look read, if the page's own hit-test still finds exactly it at the point.
     rearm: (seenToken: string, x: number, y: number, ...rest: unknown[]) => {
       const el = looks.get(seenToken);
@@ -472,7 +435,7 @@ const LISTS = { ...IDENTITY_LISTS, binding: GUARD_BINDING };
 // calls the record finder by name, so its source is declared beside it.
 export const GUARD_SOURCE = `(() => {
 const recordFinder = ${recordFinder.toString()};
-(${guardMain.toString()})(${[identityKit, liveTreeView, pressEffects, recordSignatures]
+(${guardMain.toString()})(${[identityKit, liveTreeView, pressEffects, recordSignatures, recordSearch]
   .map((f) => f.toString())
   .join(', ')}, ${JSON.stringify(LISTS)});
 })();`;
