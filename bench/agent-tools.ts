@@ -1,6 +1,7 @@
 /**
- * The three tools the scripted agent of bench/agent.ts drives, behind one small interface: trueclick (the
- * library session its MCP tools call, so the bench can read the page beside it), Playwright MCP and
+ * The tools the scripted agent of bench/agent.ts drives, behind one small interface: trueclick (the
+ * library session its MCP tools call, so the bench can read the page beside it; refusing, or following a
+ * moved record with `follow: true`), Playwright MCP and
  * chrome-devtools-mcp (bench/peers.ts, shared with the other sections through the context).
  */
 import { TrueclickSession } from '../src/actions/session/session.js';
@@ -15,23 +16,36 @@ type Size = { width: number; height: number };
 /** What a click on a screenshot carries back: trueclick's frame; the peers take CSS px and nothing else. */
 export type Shot = { frame: string; image: Size; css: Size } | null;
 
-/** One tool under test, as the agent drives it: the three differ only here. */
+/**
+ * What a click answered: 'OK', or the refusal or error the tool answered. trueclick's `follow` lane also
+ * says where it followed the record to, or why it did not (the answer's `followed` / `notFollowed`).
+ */
+export interface Reply {
+  answer: string;
+  followed?: { from: Point; to: Point; record: string; why: string };
+  notFollowed?: { record: string | null; why: string };
+}
+
+/** One tool under test, as the agent drives it: the four lanes differ only here. */
 export interface Tool {
   name: string;
   open(url: string): Promise<void>;
   look(): Promise<Shot>;
   /** Runs the source of a function of no arguments in the page; its JSON result. */
   run<T>(fn: string): Promise<T>;
-  /** 'OK', or the refusal or error the tool answered. */
-  click(shot: Shot, p: Point): Promise<string>;
+  click(shot: Shot, p: Point): Promise<Reply>;
   close(): Promise<void>;
 }
 
-export async function trueclickTool(): Promise<Tool> {
+/**
+ * trueclick as the library session its MCP tools call. `follow`: the click asks to follow the record the
+ * frame showed at the point when it moved (issue 33), the lane "trueclick (follow)".
+ */
+export async function trueclickTool(o: { follow?: boolean } = {}): Promise<Tool> {
   const tc = new TrueclickSession({ deviceScaleFactor: DPR });
   const page = async () => (await tc.driver()).page;
   return {
-    name: 'trueclick',
+    name: o.follow ? 'trueclick (follow)' : 'trueclick',
     async open(url) {
       await tc.navigate(url);
     },
@@ -47,10 +61,15 @@ export async function trueclickTool(): Promise<Tool> {
           frame: shot.frame,
           x: (q.x * shot.image.width) / shot.css.width,
           y: (q.y * shot.image.height) / shot.css.height,
+          ...(o.follow ? { follow: true } : {}),
         });
-        return r.verdict === 'OK' ? 'OK' : `${r.verdict}: ${r.message}`;
+        return {
+          answer: r.verdict === 'OK' ? 'OK' : `${r.verdict}: ${r.message}`,
+          ...(r.followed ? { followed: r.followed } : {}),
+          ...(r.notFollowed ? { notFollowed: r.notFollowed } : {}),
+        };
       } catch (err) {
-        return `error: ${(err as Error).message}`;
+        return { answer: `error: ${(err as Error).message}` };
       }
     },
     close: () => tc.close(),
@@ -65,12 +84,12 @@ function evaluated<T>(text: string, who: string): T {
 }
 
 /** A peer's click answers once it is done; an error result is the only refusal it has. */
-async function peerClick(click: () => Promise<void>): Promise<string> {
+async function peerClick(click: () => Promise<void>): Promise<Reply> {
   try {
     await click();
-    return 'OK';
+    return { answer: 'OK' };
   } catch (err) {
-    return `error: ${(err as Error).message}`;
+    return { answer: `error: ${(err as Error).message}` };
   }
 }
 

@@ -168,7 +168,7 @@ const list = (v: Record<string, number>) =>
     .join(', ');
 
 export async function soak(ctx: Ctx, shared: SharedBrowser, out: Section): Promise<void> {
-  const n = ctx.opts.staleRuns;
+  const n = ctx.opts.approvalRuns;
   // --quick: the person answers in 0.2–3 s instead of 2–30 s.
   const scale = ctx.opts.quick ? 0.1 : 1;
   const runs = plan(n, scale);

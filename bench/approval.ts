@@ -17,12 +17,23 @@ import { emptySection, type Section } from './results.js';
 import { fmtMs, fmtRatio, sleep, summarize } from './stats.js';
 
 export async function measureApproval(ctx: Ctx): Promise<Section> {
+  return withShared(async (shared, out) => {
+    await rereadCost(ctx, shared, out);
+    await soak(ctx, shared, out);
+  });
+}
+
+/** Part 1 alone: a time (bench/run.ts runs it with nothing else of the bench beside it). */
+export const measureApprovalCost = (ctx: Ctx) => withShared((shared, out) => rereadCost(ctx, shared, out));
+/** Part 2 alone: counts from the page's record (bench/run.ts runs it beside the other count sections). */
+export const measureApprovalSoak = (ctx: Ctx) => withShared((shared, out) => soak(ctx, shared, out));
+
+async function withShared(fn: (shared: SharedBrowser, out: Section) => Promise<void>): Promise<Section> {
   const out = emptySection();
   const shared = new SharedBrowser({ deviceScaleFactor: DPR });
   const unregister = onCleanup(() => shared.close());
   try {
-    await rereadCost(ctx, shared, out);
-    await soak(ctx, shared, out);
+    await fn(shared, out);
   } finally {
     unregister();
     await shared.close();
@@ -32,8 +43,9 @@ export async function measureApproval(ctx: Ctx): Promise<Section> {
 
 async function rereadCost(ctx: Ctx, shared: SharedBrowser, out: Section): Promise<void> {
   const { warmup, runs } = ctx.opts;
-  // Twice the timed runs: one figure per press, and the p90 wants more than ten.
-  const n = 2 * runs;
+  // Twice the timed runs: one figure per press, and the p90 wants more than ten. --quick: the runs (the
+  // median's ten; its p90 is then the ninth of ten).
+  const n = ctx.opts.quick ? runs : 2 * runs;
   ctx.log(`approval: ${warmup}+${n} approved Delete presses and as many Dismiss clicks on a still /tickets`);
   let asked = 0;
   const session = new TrueclickSession({

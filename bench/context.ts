@@ -22,12 +22,32 @@ export interface Ctx {
   /** null when the peer could not be started (the reason is in the warnings). */
   playwright(): Promise<PlaywrightMcp | null>;
   devtools(): Promise<DevtoolsMcp | null>;
+  /**
+   * A context for a section that runs beside others (bench/run.ts): its own trueclick server and its own
+   * bare-CDP browser, so no two sections drive one page; the fixture servers, options, log and peers are
+   * shared (only one section of a group uses the peers). Its close() ends only what it started.
+   */
+  fork(name: string): Ctx;
   close(): Promise<void>;
 }
 
 function once<T>(make: () => Promise<T>): { get: () => Promise<T>; started: () => Promise<T> | undefined } {
   let p: Promise<T> | undefined;
   return { get: () => (p ??= make()), started: () => p };
+}
+
+async function closeAll(
+  servers: Array<{ started: () => Promise<{ close(): Promise<void> } | null> | undefined }>,
+  browser: { started: () => Promise<CdpBrowser> | undefined },
+): Promise<void> {
+  const closers: Array<Promise<unknown>> = [];
+  for (const s of servers) {
+    const p = s.started();
+    if (p) closers.push(p.then((x) => x?.close()).catch(() => {}));
+  }
+  await Promise.allSettled(closers);
+  const b = browser.started();
+  if (b) await b.then((x) => x.close()).catch(() => {});
 }
 
 export function createContext(
@@ -37,14 +57,14 @@ export function createContext(
   tmp: string,
 ): Ctx {
   const warnings: string[] = [];
-  const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+  const t0 = Date.now();
+  // Seconds since the start on every line: where the time goes shows in the log itself.
+  const log = (msg: string) =>
+    process.stderr.write(`bench [${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s]: ${msg}\n`);
   const warn = (msg: string) => {
     warnings.push(msg);
-    process.stderr.write(`bench: WARNING ${msg}\n`);
+    log(`WARNING ${msg}`);
   };
-  const cdp = once(launchCdp);
-  const tab = once(async () => (await cdp.get()).newTab());
-  const tc = once(() => startTrueclick());
   const peer = <T>(name: string, make: () => Promise<T>) =>
     once(async () => {
       try {
@@ -58,28 +78,29 @@ export function createContext(
     });
   const pw = peer('Playwright MCP', () => startPlaywrightMcp(tmp));
   const cdm = peer('chrome-devtools-mcp', () => startDevtoolsMcp(tmp));
-  return {
-    opts,
-    fixture,
-    pages,
-    tmp,
-    log,
-    warn,
-    warnings,
-    cdp: cdp.get,
-    tab: tab.get,
-    trueclick: tc.get,
-    playwright: pw.get,
-    devtools: cdm.get,
-    async close() {
-      const closers: Array<Promise<unknown>> = [];
-      for (const s of [tc, pw, cdm]) {
-        const p = s.started();
-        if (p) closers.push(p.then((x) => x?.close()).catch(() => {}));
-      }
-      await Promise.allSettled(closers);
-      const b = cdp.started();
-      if (b) await b.then((x) => x.close()).catch(() => {});
-    },
+
+  const make = (label: string | null): Ctx => {
+    const cdp = once(launchCdp);
+    const tab = once(async () => (await cdp.get()).newTab());
+    const tc = once(() => startTrueclick(label ? `trueclick (${label})` : 'trueclick'));
+    // The root context closes the peers; a fork leaves them to it.
+    const own = label ? [tc] : [tc, pw, cdm];
+    return {
+      opts,
+      fixture,
+      pages,
+      tmp,
+      log,
+      warn,
+      warnings,
+      cdp: cdp.get,
+      tab: tab.get,
+      trueclick: tc.get,
+      playwright: pw.get,
+      devtools: cdm.get,
+      fork: (name) => make(name),
+      close: () => closeAll(own, cdp),
+    };
   };
+  return make(null);
 }

@@ -63,6 +63,8 @@ export async function spawnServer(
   port: number,
   serveArgs: string[],
   env: Record<string, string> = {},
+  /** How long it may take to print its endpoint (a busy machine starts node slowly). */
+  startMs = 20_000,
 ): Promise<ServerChild> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -82,7 +84,7 @@ export async function spawnServer(
       if (child.exitCode !== null) throw new Error(`trueclick serve exited ${child.exitCode}: ${err}`);
       return endpoint !== '';
     },
-    20_000,
+    startMs,
   ).catch((e) => {
     child.kill('SIGKILL');
     throw new Error(`${(e as Error).message}: ${err}`);

@@ -7,8 +7,12 @@
  * - clicks on another record: the page really moved (re-sorted, rows prepended, values rotated into the
  *   same inputs); any action the server records for another record than the one seen is a failure.
  * The record seen is read from the page at capture (the row around the point, through shadow roots). A
- * naive click (Playwright's mouse at the same CSS point, after the same wait) is counted beside it.
+ * naive click (Playwright's mouse at the same CSS point, after the same wait) is counted beside it, and on the
+ * moved pages a trueclick click with `follow: true` (issue 33: it acts on the record seen where it is now,
+ * or refuses as before), whose "right" is the record seen acted on.
  * trueclick runs as the library session the MCP tools call; its click time is printed per page.
+ * A click whose page did not get ready (a slow load on a busy machine) is tried once more on a fresh load;
+ * a second failure is counted apart ("not run"), with a warning, and does not fail the section.
  */
 import { chromium, type Page } from 'playwright-core';
 import type { Action } from '../fixtures/realweb/actions.js';
@@ -190,23 +194,57 @@ async function rowTarget(page: Page, s: Subject, i: number): Promise<{ x: number
   if (s.targetAt) return s.targetAt(page, i);
   const loc = page.locator(s.rows).nth(i).locator(s.target).first();
   // A grid redraws its cells as prices tick: the element found may be replaced before its box is read.
+  // On a loaded machine (the count sections run side by side) ten reads in a row can all fall on a redraw:
+  // they are spread over a second.
   for (let k = 0; k < 10; k++) {
-    const b = await loc.boundingBox({ timeout: 5000 });
+    const b = await loc.boundingBox({ timeout: 5000 }).catch(() => null);
     if (b) return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    await sleep(100);
   }
   throw new Error(`/rw/${s.page}: row ${i} has no ${s.target}`);
 }
 
+/** How long a page may take to get ready before its click is tried on a fresh load (then not run). */
+const READY_MS = 20_000;
+
+/** Loads the page for a run and waits until it is ready; the page to read, taken after the navigation. */
 async function open(
-  page: Page,
+  pageOf: () => Promise<Page>,
   srv: FixtureServer,
   s: Subject,
   run: string,
   goto: (u: string) => Promise<void>,
-) {
+): Promise<Page> {
   await goto(srv.url(`/rw/${s.page}`, { ...s.query, run }));
-  await page.waitForFunction(() => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready === true);
+  // A session replaces a tab it finds hung (on a loaded machine it may): read the one it has now.
+  const page = await pageOf();
+  await page.waitForFunction(
+    () => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready === true,
+    null,
+    {
+      timeout: READY_MS,
+    },
+  );
   await page.mouse.move(2, 2);
+  return page;
+}
+
+/**
+ * One click's preparation (load, ready, the target read), tried twice on fresh runs: a page that did not
+ * get ready on a loaded machine is no measure of the guard. null after two failures, with a warning.
+ */
+async function prepared<T>(ctx: Ctx, what: string, nextRun: () => string, prep: (run: string) => Promise<T>) {
+  for (let k = 0; k < 2; k++) {
+    const run = nextRun();
+    try {
+      return { run, value: await prep(run) };
+    } catch (err) {
+      const why = (err as Error).message.split('\n')[0];
+      if (k === 0) ctx.log(`living: ${what}: ${why}; once more on a fresh load`);
+      else ctx.warn(`living: ${what} not run, its page was not ready twice (a slow machine): ${why}`);
+    }
+  }
+  return null;
 }
 
 const move = (page: Page, name: string) =>
@@ -214,6 +252,10 @@ const move = (page: Page, name: string) =>
 
 interface Tally {
   runs: number;
+  /** Clicks not run: their page did not get ready on two loads (counted apart, with a warning). */
+  notRun: number;
+  /** Clicks that threw (the page busy past trueclick's time limits) with nothing recorded: apart too. */
+  threw: number;
   refused: number;
   right: number;
   wrong: number;
@@ -221,8 +263,23 @@ interface Tally {
   ms: number[];
   /** What the pixel guard took of an OK click, where pixels decided. */
   pixelMs: number[];
+  /** `follow`: clicks answered as followed to the record's new place, and refusals saying why not. */
+  followed: number;
+  notFollowed: string[];
 }
-const tally = (): Tally => ({ runs: 0, refused: 0, right: 0, wrong: 0, none: 0, ms: [], pixelMs: [] });
+const tally = (): Tally => ({
+  runs: 0,
+  notRun: 0,
+  threw: 0,
+  refused: 0,
+  right: 0,
+  wrong: 0,
+  none: 0,
+  ms: [],
+  pixelMs: [],
+  followed: 0,
+  notFollowed: [],
+});
 
 function count(t: Tally, acts: Action[], act: string, intended: string | null, refused: boolean) {
   t.runs++;
@@ -233,109 +290,252 @@ function count(t: Tally, acts: Action[], act: string, intended: string | null, r
   else t.none++;
 }
 
+const KINDS = ['still', 'moved', 'follow', 'naiveStill', 'naiveMoved'] as const;
+/** follow: the moved clicks again, through trueclick with `follow: true`. */
+type Tallies = Record<(typeof KINDS)[number], Tally>;
+const tallies = (): Tallies => ({
+  still: tally(),
+  moved: tally(),
+  follow: tally(),
+  naiveStill: tally(),
+  naiveMoved: tally(),
+});
+
+/**
+ * One page of the corpus: `per` still and `per` moved clicks through trueclick (the moved ones also with
+ * `follow: true`), then as many naive ones.
+ */
+async function livingSubject(
+  ctx: Ctx,
+  tc: TrueclickSession,
+  naive: Page,
+  s: Subject,
+  per: number,
+  nextRun: () => number,
+  t: Tallies,
+): Promise<void> {
+  const srv = ctx.fixture;
+  const name = s.name ?? s.page;
+  const runId = () => `living-${name}-${nextRun()}`;
+  ctx.log(
+    `living: ${name}, ${per} still and ${per} moved clicks (and ${per} moved with follow), trueclick then naive`,
+  );
+  const trueclickClick = async (moved: boolean, follow: boolean, i: number, bucket: Tally) => {
+    const what = `${name} ${follow ? 'follow' : moved ? 'moved' : 'still'} click ${i}`;
+    const ready = await prepared(ctx, what, runId, async (run) => {
+      const page = await open(
+        async () => (await tc.driver()).page,
+        srv,
+        s,
+        run,
+        async (u) => {
+          await tc.navigate(u);
+        },
+      );
+      const p = await rowTarget(page, s, i % ROWS);
+      const shot = await tc.screenshot();
+      const intended = await keyAt(page, s, p);
+      return { page, p, shot, intended };
+    });
+    if (!ready) {
+      bucket.notRun++;
+      return;
+    }
+    const { run } = ready;
+    const { page, p, shot, intended } = ready.value;
+    const seenAt = performance.now();
+    if (moved) await move(page, s.move).catch(() => {});
+    await sleep(THINK_MS - (performance.now() - seenAt));
+    const { image, css } = shot.frame.geometry;
+    const t0 = performance.now();
+    const r = await tc
+      .click({
+        frame: shot.frame.id,
+        x: (p.x * image.width) / css.width,
+        y: (p.y * image.height) / css.height,
+        ...(follow ? { follow: true } : {}),
+      })
+      .catch((err: Error) => err);
+    const ms = performance.now() - t0;
+    if (r instanceof Error) {
+      // A page busy past the click's own time limits (a loaded machine): counted apart when the server
+      // recorded nothing; whatever it recorded for the run counts as any click's would (a wrong record too).
+      ctx.warn(`living: ${what}: the click threw: ${r.message.split('\n')[0]}`);
+      await sleep(300);
+      const acts = srv.actions({ run });
+      if (acts.length === 0) bucket.threw++;
+      else count(bucket, acts, s.act, intended, true);
+      return;
+    }
+    await sleep(300);
+    if (r.verdict === 'OK') {
+      bucket.ms.push(ms);
+      if (r.pixels?.costMs !== undefined) bucket.pixelMs.push(r.pixels.costMs);
+    } else if (!moved) ctx.log(`living: still ${name} refused: ${r.message.slice(0, 300)}`);
+    if (r.followed) bucket.followed++;
+    if (follow && r.verdict !== 'OK')
+      bucket.notFollowed.push(
+        `${r.verdict}${r.notFollowed ? `: ${r.notFollowed.why}` : `, no notFollowed: ${r.message.slice(0, 200)}`}`,
+      );
+    count(bucket, srv.actions({ run }), s.act, intended, r.verdict !== 'OK');
+  };
+  const naiveClick = async (moved: boolean, i: number, bucket: Tally) => {
+    const ready = await prepared(
+      ctx,
+      `${name} naive ${moved ? 'moved' : 'still'} click ${i}`,
+      runId,
+      async (run) => {
+        await open(
+          async () => naive,
+          srv,
+          s,
+          run,
+          async (u) => {
+            await naive.goto(u);
+          },
+        );
+        const p = await rowTarget(naive, s, i % ROWS);
+        await naive.screenshot();
+        return { p, intended: await keyAt(naive, s, p) };
+      },
+    );
+    if (!ready) {
+      bucket.notRun++;
+      return;
+    }
+    const { run } = ready;
+    const { p, intended } = ready.value;
+    const seenAt = performance.now();
+    if (moved) await move(naive, s.move).catch(() => {});
+    await sleep(THINK_MS - (performance.now() - seenAt));
+    await naive.mouse
+      .click(p.x, p.y)
+      .catch((err: Error) => ctx.warn(`living: ${name} naive click threw: ${err.message.split('\n')[0]}`));
+    // A link click navigates: let it commit (5 s on a busy machine), or it cuts the next run's load short
+    // ("interrupted by another navigation"). Only a click that opened nothing waits the whole time.
+    await naive.waitForURL(/\/rw\/act/, { timeout: 5000 }).catch(() => {});
+    count(bucket, srv.actions({ run }), s.act, intended, false);
+  };
+  for (const moved of [false, true]) {
+    for (let i = 0; i < per; i++) await trueclickClick(moved, false, i, moved ? t.moved : t.still);
+    if (moved) for (let i = 0; i < per; i++) await trueclickClick(true, true, i, t.follow);
+    // A living page left open renders on while the naive pass runs, and the machine is shared with other lanes.
+    await tc.navigate('about:blank').catch(() => {});
+    for (let i = 0; i < per; i++) await naiveClick(moved, i, moved ? t.naiveMoved : t.naiveStill);
+    await naive.goto('about:blank').catch(() => {});
+  }
+}
+
+/**
+ * The counts (bench/run.ts runs this beside the other count sections). The pages go in lanes
+ * (--living-lanes), each lane its own trueclick session (its own browser) and its own naive page: a click
+ * is mostly the model's think and the wait after it, and lanes overlap those waits.
+ */
 export async function measureLiving(ctx: Ctx): Promise<Section> {
   const out = emptySection();
-  const srv = ctx.fixture;
   const per = Math.max(1, Math.ceil(ctx.opts.livingClicks / SUBJECTS.length));
-  const tc = new TrueclickSession({ deviceScaleFactor: 2 });
+  const lanes = Math.max(1, Math.min(ctx.opts.livingLanes, SUBJECTS.length));
   const naiveBrowser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
   });
-  const naive = await naiveBrowser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
   const raw: Record<string, unknown> = {};
-  const all = { still: tally(), moved: tally(), naiveStill: tally(), naiveMoved: tally() };
+  const all = tallies();
+  const bySubject: Tallies[] = [];
   let n = 0;
+  let next = 0;
   try {
-    for (const s of SUBJECTS) {
-      const t = { still: tally(), moved: tally(), naiveStill: tally(), naiveMoved: tally() };
-      const name = s.name ?? s.page;
-      ctx.log(`living: ${name}, ${per} still and ${per} moved clicks, trueclick then naive`);
-      for (const moved of [false, true]) {
-        for (let i = 0; i < per; i++) {
-          const run = `living-${name}-${++n}`;
-          const page = (await tc.driver()).page;
-          await open(page, srv, s, run, async (u) => {
-            await tc.navigate(u);
+    // Every lane ends before the browsers close, even when one failed; the first failure is the section's.
+    const ended = await Promise.allSettled(
+      Array.from({ length: lanes }, async () => {
+        const tc = new TrueclickSession({ deviceScaleFactor: 2 });
+        try {
+          const naive = await naiveBrowser.newPage({
+            viewport: { width: 1280, height: 800 },
+            deviceScaleFactor: 2,
           });
-          const p = await rowTarget(page, s, i % ROWS);
-          const shot = await tc.screenshot();
-          const intended = await keyAt(page, s, p);
-          const seenAt = performance.now();
-          if (moved) await move(page, s.move);
-          await sleep(THINK_MS - (performance.now() - seenAt));
-          const { image, css } = shot.frame.geometry;
-          const t0 = performance.now();
-          const r = await tc.click({
-            frame: shot.frame.id,
-            x: (p.x * image.width) / css.width,
-            y: (p.y * image.height) / css.height,
-          });
-          const ms = performance.now() - t0;
-          await sleep(300);
-          const bucket = moved ? t.moved : t.still;
-          if (r.verdict === 'OK') {
-            bucket.ms.push(ms);
-            if (r.pixels?.costMs !== undefined) bucket.pixelMs.push(r.pixels.costMs);
-          } else if (!moved) ctx.log(`living: still ${name} refused: ${r.message.slice(0, 300)}`);
-          count(bucket, srv.actions({ run }), s.act, intended, r.verdict !== 'OK');
+          // The pages are taken from one queue: a lane that got quick pages takes more of them.
+          for (let j = next++; j < SUBJECTS.length; j = next++) {
+            const s = SUBJECTS[j] as Subject;
+            const t = tallies();
+            bySubject[j] = t;
+            // A page that breaks off (its browser hung on a loaded machine) keeps what it counted; the rest
+            // of its clicks are not run, with a warning, and the other pages go on.
+            await livingSubject(ctx, tc, naive, s, per, () => ++n, t).catch((err: Error) => {
+              const left = (k: (typeof KINDS)[number]) =>
+                Math.max(0, per - t[k].runs - t[k].notRun - t[k].threw);
+              for (const k of KINDS) t[k].notRun += left(k);
+              ctx.warn(
+                `living: ${s.name ?? s.page} broke off, its remaining clicks not run: ${err.message.split('\n')[0]}`,
+              );
+            });
+          }
+        } finally {
+          await tc.close();
         }
-        for (let i = 0; i < per; i++) {
-          const run = `living-${name}-${++n}`;
-          await open(naive, srv, s, run, async (u) => {
-            await naive.goto(u);
-          });
-          const p = await rowTarget(naive, s, i % ROWS);
-          await naive.screenshot();
-          const intended = await keyAt(naive, s, p);
-          const seenAt = performance.now();
-          if (moved) await move(naive, s.move);
-          await sleep(THINK_MS - (performance.now() - seenAt));
-          await naive.mouse.click(p.x, p.y);
-          await naive.waitForURL(/\/rw\/act/, { timeout: 1500 }).catch(() => {});
-          count(moved ? t.naiveMoved : t.naiveStill, srv.actions({ run }), s.act, intended, false);
-        }
-      }
-      for (const k of ['still', 'moved', 'naiveStill', 'naiveMoved'] as const) {
-        const a = all[k];
-        const b = t[k];
-        a.runs += b.runs;
-        a.refused += b.refused;
-        a.right += b.right;
-        a.wrong += b.wrong;
-        a.none += b.none;
-        a.ms.push(...b.ms);
-      }
-      const click = summarize(t.still.ms);
-      out.measures.push({
-        key: `living.${name}.click`,
-        thing: `/rw/${s.page}: trueclick click on a living page (${s.lives}), OK ones`,
-        page: `/rw/${s.page}`,
-        summary: click,
-      });
-      if (t.still.pixelMs.length > 0)
-        out.measures.push({
-          key: `living.${name}.pixels`,
-          thing: `/rw/${s.page}: of that, the pixel guard (band cut, clipped re-capture, colour compare)`,
-          page: `/rw/${s.page}`,
-          summary: summarize(t.still.pixelMs),
-        });
-      raw[name] = { lives: s.lives, ...t };
-    }
+      }),
+    );
+    const failed = ended.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+    if (failed) throw failed.reason;
   } finally {
-    await tc.close();
     await naiveBrowser.close();
   }
+  for (const [j, s] of SUBJECTS.entries()) {
+    const t = bySubject[j] as Tallies;
+    const name = s.name ?? s.page;
+    for (const k of KINDS) {
+      const a = all[k];
+      const b = t[k];
+      a.runs += b.runs;
+      a.notRun += b.notRun;
+      a.threw += b.threw;
+      a.followed += b.followed;
+      a.notFollowed.push(...b.notFollowed.map((w) => `${name}: ${w}`));
+      a.refused += b.refused;
+      a.right += b.right;
+      a.wrong += b.wrong;
+      a.none += b.none;
+      a.ms.push(...b.ms);
+    }
+    const click = summarize(t.still.ms);
+    out.measures.push({
+      key: `living.${name}.click`,
+      thing: `/rw/${s.page}: trueclick click on a living page (${s.lives}), OK ones`,
+      page: `/rw/${s.page}`,
+      summary: click,
+      ...(lanes > 1 ? { note: `${lanes} lanes, beside the other count sections` } : {}),
+    });
+    if (t.still.pixelMs.length > 0)
+      out.measures.push({
+        key: `living.${name}.pixels`,
+        thing: `/rw/${s.page}: of that, the pixel guard (band cut, clipped re-capture, colour compare)`,
+        page: `/rw/${s.page}`,
+        summary: summarize(t.still.pixelMs),
+      });
+    raw[name] = { lives: s.lives, ...t };
+  }
   const pct = (k: number, m: number) => `${((100 * k) / Math.max(1, m)).toFixed(1)} %`;
-  const { still, moved, naiveStill, naiveMoved } = all;
+  const { still, moved, follow, naiveStill, naiveMoved } = all;
+  const notRun = (x: Tally) =>
+    (x.notRun > 0 ? `; not run ${x.notRun} (page not ready twice, see warnings)` : '') +
+    (x.threw > 0
+      ? `; the click threw ${x.threw} (page busy past its time limit, nothing recorded; see warnings)`
+      : '');
+  // Why the follow lane refused, most frequent first.
+  const whys = new Map<string, number>();
+  for (const w of follow.notFollowed) {
+    const k = w.replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, 'N');
+    whys.set(k, (whys.get(k) ?? 0) + 1);
+  }
+  const topWhys = [...whys.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
   out.counts.push(
     {
       key: 'living.still.trueclick',
       thing: `living pages, nothing moved (${SUBJECTS.map((s) => s.name ?? s.page).join(', ')}): trueclick click ${THINK_MS} ms after the screenshot`,
       runs: still.runs,
       wrong: still.refused,
-      detail: `false refusals ${still.refused} (${pct(still.refused, still.runs)}); the record seen acted on ${still.right}, another ${still.wrong}, nothing recorded ${still.none} (server's log)`,
+      detail: `false refusals ${still.refused} (${pct(still.refused, still.runs)}); the record seen acted on ${still.right}, another ${still.wrong}, nothing recorded ${still.none} (server's log)${notRun(still)}`,
       target: '≤ 1 % false refusals',
       met: still.refused <= still.runs / 100 && still.wrong === 0,
     },
@@ -344,7 +544,7 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
       thing: 'living pages, nothing moved: naive click at the same CSS point',
       runs: naiveStill.runs,
       wrong: naiveStill.wrong,
-      detail: `the record seen acted on ${naiveStill.right}, another ${naiveStill.wrong}, nothing ${naiveStill.none}`,
+      detail: `the record seen acted on ${naiveStill.right}, another ${naiveStill.wrong}, nothing ${naiveStill.none}${notRun(naiveStill)}`,
       target: '(baseline)',
       met: null,
     },
@@ -353,23 +553,42 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
       thing: `living pages moved while the model thought (re-sorted, prepended, values rotated): trueclick click`,
       runs: moved.runs,
       wrong: moved.wrong,
-      detail: `clicks on another record ${moved.wrong}; refused ${moved.refused}; the record seen acted on ${moved.right}; nothing recorded ${moved.none}`,
+      detail: `clicks on another record ${moved.wrong}; refused ${moved.refused}; the record seen acted on ${moved.right}; nothing recorded ${moved.none}${notRun(moved)}`,
       target: '0 clicks on another record',
       met: moved.wrong === 0,
+    },
+    {
+      key: 'living.moved.follow',
+      thing: 'living pages moved: trueclick click with follow (the record seen, where it is now)',
+      runs: follow.runs,
+      wrong: follow.wrong,
+      detail: `clicks on another record ${follow.wrong}; the record seen acted on ${follow.right} (${pct(follow.right, follow.runs)}; answered as followed ${follow.followed}); refused ${follow.refused}${topWhys.length > 0 ? ` (${topWhys.map(([w, n]) => `${n}× ${w}`).join('; ')})` : ''}; nothing recorded ${follow.none}${notRun(follow)}`,
+      target: '0 clicks on another record',
+      met: follow.wrong === 0,
     },
     {
       key: 'living.moved.naive',
       thing: 'living pages moved: naive click at the same CSS point',
       runs: naiveMoved.runs,
       wrong: naiveMoved.wrong,
-      detail: `the record seen acted on ${naiveMoved.right}, another ${naiveMoved.wrong}, nothing ${naiveMoved.none}`,
+      detail: `the record seen acted on ${naiveMoved.right}, another ${naiveMoved.wrong}, nothing ${naiveMoved.none}${notRun(naiveMoved)}`,
       target: '(baseline)',
       met: null,
     },
   );
+  out.raw = { living: raw };
+  return out;
+}
+
+/**
+ * The section's times: what a ticking text adds to a click (bench/ticking.ts) and, with
+ * TRUECLICK_BASELINE, what the living-page rules cost against an earlier build. bench/run.ts runs this
+ * with nothing else of the bench beside it.
+ */
+export async function measureLivingTimes(ctx: Ctx): Promise<Section> {
+  const out = emptySection();
   await measureCost(ctx, out);
   merge(out, await measureTicking(ctx, ctx.opts.quick ? 6 : 10));
-  out.raw = { living: raw };
   return out;
 }
 

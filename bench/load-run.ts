@@ -28,6 +28,8 @@ export interface LoadOptions {
   rounds?: number;
   /** How long the server may sit idle after the last round before "after" is read (ms, default 3000); the same wait comes before "before". */
   idleMs?: number;
+  /** Cycles per session of the warm-up round (default min(25, cycles)). */
+  warmupCycles?: number;
   /** Called after each finished cycle (a progress bar). */
   onCycle?: () => void;
 }
@@ -176,7 +178,7 @@ export async function runLoad(pages: FixtureServer, o: LoadOptions): Promise<Loa
       Array.from({ length: o.sessions }, (_, i) =>
         agent(server.endpoint, `${tag}-warm-${i}`, pages.url('/approve', { run: `${tag}-warm-${i}` }), {
           ...o,
-          cycles: Math.min(25, o.cycles),
+          cycles: o.warmupCycles ?? Math.min(25, o.cycles),
           onCycle: () => {},
         }),
       ),

@@ -30,34 +30,61 @@ export interface BenchOptions {
   staleRuns: number;
   /** Parallel lanes for the stale guard (one trueclick server and one naive tab each). */
   staleLanes: number;
+  /** Runs of each stale soak on the real-web corpus (AG Grid, React list), trueclick and naive each. */
+  realwebStaleRuns: number;
+  /** Runs of each race soak on the real-web corpus, trueclick and naive each. */
+  realwebRaceRuns: number;
+  /** Stale-soak runs on the canvas table (pixels section), trueclick and naive each. */
+  pixelRuns: number;
+  /** Runs of the approval soak (the person answers in 2–30 s, --quick 0.2–3 s). */
+  approvalRuns: number;
+  /** Screenshot + click cycles per session at 1, 4, 8 and 16 concurrent sessions (sessions section; at
+   * least as many as give each level 10 samples). */
+  sessionCycles: number;
   modelDelayMs: number;
   /** Clicks on the living corpus, each of still and moved pages (and as many naive ones). */
   livingClicks: number;
+  /** Lanes the living corpus runs in (its pages spread over them, each lane its own browsers). */
+  livingLanes: number;
   /** Scripted-agent tasks per page, for each tool. */
   agentTasks: number;
+  /** The share of the agent's thinks during which the page moves (issue 33's world: 0.8). */
+  agentMoveShare: number;
   only: Set<Section>;
   quick: boolean;
 }
 
 export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.join(',')}]
-       [--stale-runs N] [--race-clicks N] [--exposure-clicks N] [--stale-lanes N] [--living-clicks N]
-       [--agent-tasks N]
+       [--stale-runs N] [--race-clicks N] [--exposure-clicks N] [--stale-lanes N]
+       [--realweb-stale-runs N] [--realweb-race-runs N] [--pixel-runs N] [--approval-runs N]
+       [--session-cycles N] [--living-clicks N] [--living-lanes N] [--agent-tasks N]
+       [--agent-move-share F]
 
-  --runs N             measured runs per timed thing, after warm-up (default 15, --quick 10; at least 10)
-  --quick              fewer runs: 10 timed, race 200 clicks, stale 16 runs, exposure 50 clicks
-  --only a,b           sections to run: ${SECTIONS.join(', ')}
-  --stale-runs N       ticket-queue runs with a 900 ms model delay (default 50; also the
-                       corpus grid and list stale soaks of the realweb section, the
-                       canvas-table soak of the pixels section and the approval soak, whose
-                       person answers in 2–30 s, --quick 0.2–3 s)
-  --race-clicks N      guarded and awaited-check clicks on /race (default 500; naive: min(N, 200);
-                       the realweb race soaks: min(naive, 100) per subject)
-  --exposure-clicks N  extra guarded clicks for the hit-test → event gap (default 200)
-  --stale-lanes N      stale runs in N parallel lanes (default 2)
-  --living-clicks N    clicks on the living corpus, each of still and moved pages (default 204,
-                       --quick 60), spread over its six pages; naive clicks beside them
-  --agent-tasks N      scripted-agent tasks per living page, for each of the three tools
-                       (default 8, --quick 3)`;
+  --runs N               measured runs per timed thing, after warm-up (default 10, the SPEC's least;
+                         warm-up 3, --quick 1)
+  --quick                fewer runs of every count, for a check before a change lands
+  --only a,b             sections to run: ${SECTIONS.join(', ')}
+  --stale-runs N         ticket-queue runs with a 900 ms model delay (default 50, the SPEC's; --quick 8)
+  --race-clicks N        guarded and awaited-check clicks on /race (default 500, the SPEC's; --quick 100);
+                         naive: min(N, 100), --quick 50
+  --exposure-clicks N    extra guarded clicks for the hit-test → event gap (default 200, --quick 50)
+  --stale-lanes N        stale runs in N parallel lanes (default 2)
+  --realweb-stale-runs N each real-web stale soak (AG Grid, React list), trueclick and naive each
+                         (default 16, --quick 4)
+  --realweb-race-runs N  each real-web race soak, trueclick and naive each (default 40, --quick 8)
+  --pixel-runs N         canvas-table stale soak of the pixels section (default 10, --quick 4)
+  --approval-runs N      approval soak runs, the person answering in 2–30 s (--quick 0.2–3 s)
+                         (default 30, --quick 8)
+  --session-cycles N     screenshot + click cycles per session at 1, 4, 8 and 16 sessions, after as
+                         many warm-up cycles, at least as many as give 10 samples per level (default 10;
+                         --quick 2: 1 and 8 sessions, 10 / 2 cycles, 1 warm-up cycle)
+  --living-clicks N      clicks on the living corpus, each of still and moved pages (default 204,
+                         --quick 20), spread over its ten pages; as many naive clicks beside them
+  --living-lanes N       lanes the living corpus runs in, each its own browsers (default 3)
+  --agent-tasks N        scripted-agent tasks on each of its eight pages, for each of the four lanes
+                         (trueclick, trueclick with follow, both peers; default 5: 40 tasks, --quick 1)
+  --agent-move-share F   share of the agent's thinks during which the page moves (default 0.8, the
+                         world of the follow lane's targets, which are checked at 0.8 only)`;
 
 function int(name: string, v: string | undefined, min: number): number {
   const n = Number(v);
@@ -69,16 +96,23 @@ function int(name: string, v: string | undefined, min: number): number {
 export function parseArgs(argv: string[]): BenchOptions {
   const quick = argv.includes('--quick');
   const o: BenchOptions = {
-    runs: quick ? 10 : 15,
-    warmup: quick ? 2 : 3,
+    runs: 10,
+    warmup: quick ? 1 : 3,
     exposureClicks: quick ? 50 : 200,
-    raceClicks: quick ? 200 : 500,
-    raceNaiveClicks: quick ? 100 : 200,
-    staleRuns: quick ? 16 : 50,
+    raceClicks: quick ? 100 : 500,
+    raceNaiveClicks: quick ? 50 : 100,
+    staleRuns: quick ? 8 : 50,
     staleLanes: 2,
+    realwebStaleRuns: quick ? 4 : 16,
+    realwebRaceRuns: quick ? 8 : 40,
+    pixelRuns: quick ? 4 : 10,
+    approvalRuns: quick ? 8 : 30,
+    sessionCycles: quick ? 2 : 10,
     modelDelayMs: 900,
-    livingClicks: quick ? 60 : 204,
-    agentTasks: quick ? 3 : 8,
+    livingClicks: quick ? 20 : 204,
+    livingLanes: 3,
+    agentTasks: quick ? 1 : 5,
+    agentMoveShare: 0.8,
     only: new Set(SECTIONS),
     quick,
   };
@@ -97,17 +131,43 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--race-clicks':
         o.raceClicks = int('--race-clicks', value(), 1);
-        o.raceNaiveClicks = Math.min(o.raceNaiveClicks, o.raceClicks);
+        o.raceNaiveClicks = Math.min(quick ? 50 : 100, o.raceClicks);
         break;
       case '--exposure-clicks':
         o.exposureClicks = int('--exposure-clicks', value(), 0);
         break;
+      case '--realweb-stale-runs':
+        o.realwebStaleRuns = int('--realweb-stale-runs', value(), 1);
+        break;
+      case '--realweb-race-runs':
+        o.realwebRaceRuns = int('--realweb-race-runs', value(), 1);
+        break;
+      case '--pixel-runs':
+        o.pixelRuns = int('--pixel-runs', value(), 1);
+        break;
+      case '--approval-runs':
+        o.approvalRuns = int('--approval-runs', value(), 1);
+        break;
+      case '--session-cycles':
+        o.sessionCycles = int('--session-cycles', value(), 1);
+        break;
       case '--living-clicks':
         o.livingClicks = int('--living-clicks', value(), 1);
+        break;
+      case '--living-lanes':
+        o.livingLanes = int('--living-lanes', value(), 1);
         break;
       case '--agent-tasks':
         o.agentTasks = int('--agent-tasks', value(), 1);
         break;
+      case '--agent-move-share': {
+        const v = value();
+        const f = Number(v);
+        if (!(f >= 0 && f <= 1))
+          throw new Error(`--agent-move-share needs a number from 0 to 1, got "${v ?? ''}"`);
+        o.agentMoveShare = f;
+        break;
+      }
       case '--stale-lanes':
         o.staleLanes = int('--stale-lanes', value(), 1);
         break;

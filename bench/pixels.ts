@@ -42,7 +42,7 @@ export async function measurePixels(ctx: Ctx): Promise<Section> {
     return { run, page, frame: shot.frame.id, img };
   };
   try {
-    const { runs, warmup, staleRuns } = ctx.opts;
+    const { runs, warmup, pixelRuns: staleRuns } = ctx.opts;
     ctx.log(`pixels: ${warmup}+${runs} still clicks, then a ${staleRuns}-run stale soak on /rw/canvas-table`);
     const cost: number[] = [];
     const click: number[] = [];

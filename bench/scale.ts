@@ -18,15 +18,33 @@ const PAGE_SIZES = [
   { label: '50k', n: 22_200 },
 ] as const;
 const SESSIONS = [1, 4, 8, 16] as const;
+/**
+ * --quick: one session and eight, the slope without the widest load (16 sessions took 88 s of a 128 s
+ * section on this 2-core machine at load 20, beside 14 s for one session and 26 s for four).
+ */
+const SESSIONS_QUICK = [1, 8] as const;
+/** Samples a level's median and p99 stand on: sessions × cycles, at 1 session the SPEC's 10 runs. */
+const MIN_SAMPLES = 10;
 /** Untimed rounds before the page-size timings. */
 const WARMUP = 1;
 
+/**
+ * Each level runs sessions × cycles samples, cycles = max(--session-cycles, what gives 10 samples): the
+ * default (10) gives every level 10 cycles per session; --quick (2) gives 1 session 10 cycles and 8 sessions
+ * 2, after a warm-up round as wide of 1 cycle each (default: as many as measured), and waits
+ * 1 s instead of 3 s for the server to settle before and after (its memory is read then).
+ */
 export async function measureSessions(ctx: Ctx): Promise<Section> {
   const out = emptySection();
-  const cycles = ctx.opts.runs * 2;
-  for (const sessions of SESSIONS) {
+  const quick = ctx.opts.quick;
+  for (const sessions of quick ? SESSIONS_QUICK : SESSIONS) {
+    const cycles = Math.max(ctx.opts.sessionCycles, Math.ceil(MIN_SAMPLES / sessions));
     ctx.log(`sessions: ${sessions} concurrent × ${cycles} screenshot + click cycles over HTTP`);
-    const r = await runLoad(ctx.fixture, { sessions, cycles });
+    const r = await runLoad(ctx.fixture, {
+      sessions,
+      cycles,
+      ...(quick ? { warmupCycles: 1, idleMs: 1000 } : {}),
+    });
     const grown = r.serverRssMB.peak - r.serverRssMB.before + (r.browserRssMB.peak - r.browserRssMB.before);
     const key = `sessions.${sessions}`;
     out.measures.push({
@@ -57,7 +75,9 @@ export async function measurePageSize(ctx: Ctx): Promise<Section> {
   try {
     for (const size of PAGE_SIZES) {
       const url = ctx.pages.url('/many', { n: String(size.n), run: `pagesize-${size.label}` });
+      const s0 = performance.now();
       await Promise.all([tab.navigate(url), tc.navigate(url), lib.navigate(url)]);
+      const loaded = performance.now();
       const elements = await tab.evaluate<number>('document.querySelectorAll("*").length');
       const first = await tc.screenshot();
       const scale = first.frame.image.width / (1280 * 2);
@@ -98,11 +118,18 @@ export async function measurePageSize(ctx: Ctx): Promise<Section> {
           image,
           summary: bare.summary,
         });
+      const timedAt = performance.now();
       const kept = async () => lib.frame((await lib.screenshot()).frame.id);
       await kept();
       const before = await heldMB();
-      for (let i = 0; i < 10; i++) await kept();
-      const perFrame = ((await heldMB()) - before) / 10;
+      // A mean over the frames kept, not a median: --quick keeps 3 (at 50k each is a 2 s snapshot).
+      const frames = ctx.opts.quick ? 3 : 10;
+      for (let i = 0; i < frames; i++) await kept();
+      const perFrame = ((await heldMB()) - before) / frames;
+      const sec = (a: number, b: number) => ((b - a) / 1000).toFixed(1);
+      ctx.log(
+        `page size ${size.label}: loaded in ${sec(s0, loaded)} s, timed rounds ${sec(loaded, timedAt)} s, ${frames + 1} kept frames ${sec(timedAt, performance.now())} s`,
+      );
       const key = `pagesize.${size.label}.trueclick`;
       out.measures.push({
         key,

@@ -2,8 +2,16 @@
  * The cost of each server's tool list to the model, read through the SDK client as an agent's host reads
  * it (tools/list), for trueclick's default set, each group and all of them, Playwright MCP (default and
  * --caps vision) and chrome-devtools-mcp (default). No browser starts: listing tools does not need one.
+ *
+ * Each list is a function of the server's code and its flags alone, so it is kept in bench/results/
+ * (git-ignored) under that key: trueclick's under a hash of its built code (dist/src) and the flags, a peer's
+ * under its package version and flags. A run reads a kept list instead of starting that server again (a
+ * dozen node processes, minutes on a busy 2-core machine); a changed build or peer starts it again. The
+ * servers a run does start go two at a time.
  */
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CAP_NAMES } from '../src/mcp/caps.js';
@@ -20,6 +28,9 @@ const PLAYWRIGHT_MCP = join(ROOT, 'node_modules/@playwright/mcp/cli.js');
 const DEVTOOLS_MCP = join(ROOT, 'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js');
 /** Playwright MCP's default set, the budget trueclick's default set is held to (test/mcp/caps.test.ts). */
 const BUDGET = 3_700;
+const CACHE = join(ROOT, 'bench/results/tool-lists.json');
+/** Servers listed at once (beside the other count sections: more at once and one may not start in 60 s). */
+const AT_ONCE = 2;
 
 type Tools = Awaited<ReturnType<Client['listTools']>>['tools'];
 
@@ -44,49 +55,154 @@ function rowsOf(server: string, tools: Tools): ToolListRow[] {
   ];
 }
 
-async function listed(
-  server: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<ToolListRow[]> {
+async function listed(server: string, args: string[], env: Record<string, string> = {}): Promise<Tools> {
   const mcp = await startMcp(server, process.execPath, args, { env });
   try {
-    return rowsOf(server, (await mcp.client.listTools()).tools);
+    return (await mcp.client.listTools()).tools;
   } finally {
     await mcp.close();
   }
 }
 
 /** What a 2026-07-28 client over HTTP reads: every tool with its `session` handle argument. */
-async function listedWithHandles(server: string, caps: string): Promise<ToolListRow[]> {
-  const srv = await spawnServer(await freePort(), ['--caps', caps]);
+async function listedWithHandles(caps: string): Promise<Tools> {
+  // As long as the SDK gives a stdio server to answer its initialize: at load 18 on two cores, 20 s was not.
+  const srv = await spawnServer(await freePort(), ['--caps', caps], {}, 60_000);
   const client = newClient('2026-07-28', 'trueclick-bench');
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(srv.endpoint)));
-    return rowsOf(server, (await client.listTools()).tools);
+    return (await client.listTools()).tools;
   } finally {
     await client.close().catch(() => {});
     await srv.stop();
   }
 }
 
-export async function measureTokens(): Promise<Section> {
-  const out = emptySection();
-  const rows: ToolListRow[] = [];
-  for (const cap of ['core', ...CAP_NAMES.filter((c) => c !== 'core'), 'all'])
-    rows.push(...(await listed(`trueclick --caps ${cap}`, [CLI, 'serve', '--caps', cap])));
-  for (const cap of ['core', 'all'])
-    rows.push(...(await listedWithHandles(`trueclick --caps ${cap}, HTTP 2026-07-28 (handles)`, cap)));
-  const pw = [PLAYWRIGHT_MCP, '--headless', '--isolated', '--executable-path', CHROMIUM];
-  rows.push(...(await listed('Playwright MCP', pw)));
-  rows.push(...(await listed('Playwright MCP --caps vision', [...pw, '--caps', 'vision'])));
-  rows.push(
-    ...(await listed(
-      'chrome-devtools-mcp',
-      [DEVTOOLS_MCP, '--headless', '--isolated', '--executablePath', CHROMIUM, '--no-usage-statistics'],
-      { CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' },
-    )),
+/** A hash of every built file under dir (names and contents), in a fixed order. */
+function treeHash(dir: string): string {
+  const h = createHash('sha256');
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.js') || e.name.endsWith('.json'))
+        h.update(p.slice(ROOT.length)).update(readFileSync(p));
+    }
+  };
+  walk(dir);
+  return h.digest('hex').slice(0, 16);
+}
+
+const versionOf = (pkgDir: string) =>
+  (
+    JSON.parse(readFileSync(join(ROOT, 'node_modules', pkgDir, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+type Cache = Record<string, { at: string; tools: Tools }>;
+function readCache(): Cache {
+  try {
+    return existsSync(CACHE) ? (JSON.parse(readFileSync(CACHE, 'utf8')) as Cache) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Runs fns at most n at a time, every one of them even when one fails; their results in order. */
+async function pool<T>(fns: Array<() => Promise<T>>, n: number): Promise<T[]> {
+  const out: T[] = new Array(fns.length);
+  const failed: unknown[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, fns.length) }, async () => {
+      for (let i = next++; i < fns.length; i = next++)
+        out[i] = await (fns[i] as () => Promise<T>)().catch((err: unknown) => {
+          failed.push(err);
+          return undefined as T;
+        });
+    }),
   );
+  if (failed.length > 0) throw failed[0];
+  return out;
+}
+
+export async function measureTokens(log: (msg: string) => void = () => {}): Promise<Section> {
+  const out = emptySection();
+  const build = `dist ${treeHash(join(ROOT, 'dist/src'))}`;
+  const pwVersion = `@playwright/mcp ${versionOf('@playwright/mcp')}`;
+  const dtVersion = `chrome-devtools-mcp ${versionOf('chrome-devtools-mcp')}`;
+  const pw = [PLAYWRIGHT_MCP, '--headless', '--isolated', '--executable-path', CHROMIUM];
+  const dt = [
+    DEVTOOLS_MCP,
+    '--headless',
+    '--isolated',
+    '--executablePath',
+    CHROMIUM,
+    '--no-usage-statistics',
+  ];
+  // server name, the cache key (code and flags), how to list it
+  const plan: Array<[string, string, () => Promise<Tools>]> = [
+    ...['core', ...CAP_NAMES.filter((c) => c !== 'core'), 'all'].map(
+      (cap) =>
+        [
+          `trueclick --caps ${cap}`,
+          `${build} stdio --caps ${cap}`,
+          () => listed(`trueclick --caps ${cap}`, [CLI, 'serve', '--caps', cap]),
+        ] as [string, string, () => Promise<Tools>],
+    ),
+    ...['core', 'all'].map(
+      (cap) =>
+        [
+          `trueclick --caps ${cap}, HTTP 2026-07-28 (handles)`,
+          `${build} http 2026-07-28 --caps ${cap}`,
+          () => listedWithHandles(cap),
+        ] as [string, string, () => Promise<Tools>],
+    ),
+    ['Playwright MCP', pwVersion, () => listed('Playwright MCP', pw)],
+    [
+      'Playwright MCP --caps vision',
+      `${pwVersion} --caps vision`,
+      () => listed('Playwright MCP --caps vision', [...pw, '--caps', 'vision']),
+    ],
+    [
+      'chrome-devtools-mcp',
+      dtVersion,
+      () => listed('chrome-devtools-mcp', dt, { CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' }),
+    ],
+  ];
+  const cache = readCache();
+  const kept = plan.filter(([, key]) => cache[key]).length;
+  log(
+    `tokens: ${kept} of ${plan.length} tool lists kept from an earlier run of the same code and flags; starting ${plan.length - kept} servers, ${AT_ONCE} at a time`,
+  );
+  // Only this code's lists are kept (an older build's would never be read again), and every list a run
+  // got is kept even when another failed: the next run starts only what is missing.
+  const save = () => {
+    const keep: Cache = {};
+    for (const [, key] of plan) if (cache[key]) keep[key] = cache[key];
+    try {
+      mkdirSync(dirname(CACHE), { recursive: true });
+      writeFileSync(CACHE, `${JSON.stringify(keep)}\n`);
+    } catch {
+      // A cache that cannot be written costs the next run its time, nothing else.
+    }
+  };
+  const lists = await pool(
+    plan.map(([, key, list]) => async () => {
+      const hit = cache[key];
+      if (hit) return hit.tools;
+      // A server that did not answer its initialize in time on a busy machine is started once more.
+      const tools = await list().catch((err: Error) => {
+        log(`tokens: ${key}: ${err.message.split('\n')[0]}; once more`);
+        return list();
+      });
+      cache[key] = { at: new Date().toISOString(), tools };
+      return tools;
+    }),
+    AT_ONCE,
+  ).finally(save);
+  const rows: ToolListRow[] = plan.flatMap(([server], i) => rowsOf(server, lists[i] as Tools));
   out.lists = rows;
   const core = rows.find((r) => r.server === 'trueclick --caps core' && !r.tool);
   const handles = rows.find((r) => r.server.startsWith('trueclick --caps core, HTTP') && !r.tool);
