@@ -337,3 +337,33 @@ describe('marks', () => {
     );
   });
 });
+
+describe('expect with follow', () => {
+  test('expect names TCK-7741: followed after a prepend; a point that held TCK-7742 in the frame is MISSED_TARGET, not followed', async () => {
+    const { run, page } = await ctx.rw.open('list');
+    const row = (id: string) => page.locator('.ticket-row', { hasText: id }).locator('a.archive');
+    const mine = await ctx.rw.centre(row('TCK-7741'));
+    const other = await ctx.rw.centre(row('TCK-7742'));
+    const shot = await ctx.tc.screenshot();
+    await cmd(page, 'prepend');
+    const { image, css } = shot.frame.geometry;
+    const at = (p: Point) => ({ x: (p.x * image.width) / css.width, y: (p.y * image.height) / css.height });
+    const missed = await ctx.tc.click({
+      frame: shot.frame.id,
+      ...at(other),
+      follow: true,
+      expect: { context: 'TCK-7741' },
+    });
+    assertRefused(missed, 'MISSED_TARGET');
+    assert.equal(missed.followed, undefined);
+    const r = await ctx.tc.click({
+      frame: shot.frame.id,
+      ...at(mine),
+      follow: true,
+      expect: { context: 'TCK-7741' },
+    });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.followed?.record, 'TCK-7741');
+    assert.deepEqual(await actedOn(run), [['archive', 'TCK-7741']]);
+  });
+});
