@@ -4,6 +4,7 @@ import {
   judge,
   partText,
   placeFree,
+  recordWord,
 } from '../../browser/identity/compare-facts.js';
 import type { ElementFacts } from '../../browser/identity/element-facts.js';
 import { mapBox } from '../../browser/identity/frame-place.js';
@@ -15,9 +16,6 @@ import { type ClickReport, fmt, fmtPoint, type Point } from './verdicts.js';
 // `follow: true`: when the record the frame showed at the point moved, act on it where it is now, after the
 // whole check again there. Never a guess: the record must be found once in the page by the parts that named
 // it in the frame, unchanged apart from what the living rules set aside, in view and uncovered.
-
-const recordWord = (tag: string | undefined) =>
-  tag === 'TR' ? 'row' : tag === 'LI' ? 'list item' : tag === 'ARTICLE' ? 'card' : 'record';
 
 /** More candidates than this are not read: any two already refuse. */
 const MAX_CANDIDATES = 8;

@@ -35,8 +35,16 @@ export function uniqueAtCapture(a: Attempt): boolean[] | null {
   }
 }
 
+/**
+ * A look as the capture is compared with it: once `follow` moved the attempt to where the record is now, its
+ * row index and key are where it is, not what it is (placeFree); `cut` is how many parts that dropped.
+ */
+function compared<F extends ElementFacts>(a: Attempt, f: F): { facts: F; cut: number } {
+  return a.placeFree !== undefined ? placeFree(f) : { facts: f, cut: 0 };
+}
+
 /** How often the page changed the part in place lately, by the page's clock (its log starts at load). */
-export function changesLately(f: Pick<LiveFacts, 'partTimes' | 'armedAt'>, nowIndex: number): number {
+function changesLately(f: LiveFacts, nowIndex: number): number {
   return (f.partTimes?.[nowIndex] ?? []).filter((t) => t >= f.armedAt - TICK_WINDOW_MS).length;
 }
 
@@ -52,8 +60,7 @@ export async function judgeAtCapture(a: Attempt, seen: LiveFacts): Promise<Judge
   const then = (a.captured as NonNullable<Attempt['captured']>).facts;
   const strict = a.req.strict === true;
   const distinct = strict ? null : uniqueAtCapture(a);
-  // Followed to where the record is now: its row index and key are where it is, not what it is.
-  const cut = (f: LiveFacts) => (a.placeFree !== undefined ? placeFree(f) : { facts: f, cut: 0 });
+  const cut = (f: LiveFacts) => compared(a, f);
   let look = seen;
   let j = judge(then, cut(look).facts, { strict, distinct });
   const lastText = new Map<number, string>();
@@ -186,9 +193,8 @@ function sameThing(x: ElementFacts, y: ElementFacts): boolean {
  */
 function namesHeld(a: Attempt, before: ElementFacts, live: ElementFacts): boolean {
   const unique = uniqueAtCapture(a);
-  const cut = (f: ElementFacts) => (a.placeFree !== undefined ? placeFree(f).facts : f);
-  const was = cut(before).recordParts;
-  const now = cut(live).recordParts;
+  const was = compared(a, before).facts.recordParts;
+  const now = compared(a, live).facts.recordParts;
   if (!unique || !was || !now || unique.length !== was.length) return false;
   const ticking = new Set(a.ticking?.indexes ?? []);
   const naming = was.filter((p, i) => unique[i] && !p.startsWith('~') && !ticking.has(i));

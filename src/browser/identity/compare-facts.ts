@@ -307,7 +307,8 @@ function pictureName(part: string): string {
   return file ? `"${short(file, 40)}"` : 'no source';
 }
 
-function recordWord(tag: string): string {
+/** How a record is named by its tag: row, list item, card, or record. */
+export function recordWord(tag: string | undefined): string {
   if (tag === 'TR') return 'row';
   if (tag === 'LI') return 'list item';
   if (tag === 'ARTICLE') return 'card';

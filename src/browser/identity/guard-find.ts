@@ -52,10 +52,9 @@ export function recordSearch(
         const parts = rec ? k.recordParts(rec.node) : [];
         if (!want.names.some((n) => parts.includes(n))) continue;
         const f = facts(el);
-        const r = f.rect as Box;
-        const top = deepAt(r.x + r.width / 2, r.y + r.height / 2);
+        const top = deepAt(box.x + box.width / 2, box.y + box.height / 2);
         f.underPoint = !!top && composedContains(el, top);
-        if (!f.underPoint) f.clipped = clippedBy(el, r);
+        if (!f.underPoint) f.clipped = clippedBy(el, box);
         f.armedAt = performance.now();
         f.viewport = { width: innerWidth, height: innerHeight };
         out.push(f);
