@@ -1,5 +1,5 @@
 import type { PressEffect } from '../../browser/identity/guard-effect.js';
-import type { LiveFacts, TickingParts } from '../../browser/identity/hit-test.js';
+import type { GuardRecord, LiveFacts, TickingParts } from '../../browser/identity/hit-test.js';
 import type { Modifier, MouseButton } from '../../browser/plumbing/input.js';
 import type { SnapshotElement } from '../../browser/snapshot/snapshot.js';
 import type { PixelStage } from '../pixels/pixel-types.js';
@@ -59,8 +59,12 @@ export interface Attempt {
   live: LiveFacts | null;
   /** Record parts of `seen` that tick in place (a running duration): the armed guard lets them tick too. */
   ticking?: TickingParts;
+  /** The first look at the frame's point, taken with the viewport's metrics; used when nothing scrolled since. */
+  firstSeen?: LiveFacts | null | undefined;
   /** The look through the point (blockedThrough), taken while trueclick's pointer travelled there. */
   peek?: Promise<LiveFacts | null>;
+  /** The guard's record and the press's effect, asked for with the press (hit-test.ts disarmAfterRelease). */
+  disarmed?: Promise<GuardRecord | null>;
   /** What the press did, read with the guard's disarm (undefined: not read then; null: nothing recorded). */
   effect?: PressEffect | null;
   /**

@@ -4,6 +4,7 @@ import { toInner } from '../../browser/identity/frame-place.js';
 import {
   type ArmOptions,
   armOn,
+  firstLook,
   frameDriver,
   type GuardEvent,
   inspectAndArm,
@@ -61,10 +62,18 @@ async function begin(ctx: ActionContext, req: ClickRequest, intent: Intent): Pro
   const { driver } = ctx;
   const resolved = await resolveTarget(ctx, req);
   const { frame, point } = resolved;
-  const [[innerW, innerH], scrollNow] = await Promise.all([
-    driver.evaluate<[number, number]>('window.__trueclick.metrics()'),
-    currentScroll(driver),
-  ]);
+  // The first look goes at the point where the frame had it, and reads the viewport too: used when the
+  // page has not scrolled since (nearly always), dropped when it has.
+  const early =
+    frame && !resolved.mark
+      ? await firstLook(driver, point, frame.geometry.scroll, req.expect?.selector).catch(() => undefined)
+      : undefined;
+  const [[innerW, innerH], scrollNow] = early?.view
+    ? [[early.view.width, early.view.height], early.view.scroll]
+    : await Promise.all([
+        driver.evaluate<[number, number]>('window.__trueclick.metrics()'),
+        currentScroll(driver),
+      ]);
   const report: ClickReport = {
     verdict: 'OK',
     message: '',
@@ -97,6 +106,7 @@ async function begin(ctx: ActionContext, req: ClickRequest, intent: Intent): Pro
     live: null,
     pixelStage: null,
     report,
+    ...(early ? { firstSeen: early.facts } : {}),
   };
 }
 
@@ -187,12 +197,7 @@ async function holdNow(a: Attempt): Promise<ClickReport | null> {
 /** Looks at one element for this attempt: the one under the point, or the mark's element. */
 async function look(a: Attempt, armMs: number, ticking?: TickingParts): Promise<LiveFacts | null> {
   const { driver } = a.ctx;
-  const opts: ArmOptions = {
-    armMs,
-    selector: a.req.expect?.selector,
-    pressOnly: a.intent.kind === 'drag',
-  };
-  if (ticking) opts.ticking = ticking;
+  const opts = lookOptions(a, armMs, ticking);
   const mark = a.resolved.mark;
   // A mark names an element: check that one (a click on its label span reaches it too).
   if (!mark) {
@@ -206,10 +211,18 @@ async function look(a: Attempt, armMs: number, ticking?: TickingParts): Promise<
   return armOn({ ...where, backendNodeId: mark.backendNodeId, local }, opts);
 }
 
+function lookOptions(a: Attempt, armMs: number, ticking?: TickingParts): ArmOptions {
+  const opts: ArmOptions = { armMs, selector: a.req.expect?.selector, pressOnly: a.intent.kind === 'drag' };
+  if (ticking) opts.ticking = ticking;
+  return opts;
+}
+
 /** The first look, before any pointer moves; a fixed-position element is looked for where it was. */
 async function lookFirst(a: Attempt): Promise<void> {
   const { report, frame } = a;
-  a.seen = await look(a, 0);
+  const early = a.firstSeen;
+  a.firstSeen = undefined;
+  a.seen = early !== undefined && !report.scrollSinceFrame ? early : await look(a, 0);
   // A fixed-position element does not follow the document: try the point where it was in the viewport.
   if (a.captured && report.scrollSinceFrame && !(a.seen && sameElement(a.captured.facts, a.seen))) {
     const fixed = await inspectAndArm(a.ctx.driver, a.resolved.point, a.scrollNow, { armMs: 0 });
@@ -242,15 +255,24 @@ async function pointAndArm(a: Attempt): Promise<void> {
   const { driver } = a.ctx;
   // The look through the point, where it will be wanted, goes while the move waits for its frame; it is in
   // before the armed look, which must not run beside another look (INSPECT_AND_ARM's `picked`).
-  const peek = !a.seen?.frame && looksThrough(a) ? lookThrough(driver, a.vp, a.scrollNow) : undefined;
+  const peek =
+    !a.seen?.frame && looksThrough(a)
+      ? lookThrough(driver, a.vp, a.scrollNow, a.seen?.backendNodeId)
+      : undefined;
   peek?.catch(() => {});
-  const moved = await moveMouse(driver, a.vp, modifiersOf(a.intent));
+  const moving = moveMouse(driver, a.vp, modifiersOf(a.intent));
+  // The armed look goes right behind the move, and the page runs it once it has handled the move.
+  const early =
+    !a.resolved.mark && a.seen ? rearm(a.seen, a.vp, lookOptions(a, ARM_MS, a.ticking), true) : null;
+  early?.catch(() => {});
+  const moved = await moving;
   if (peek) {
     await peek.catch(() => null);
     a.peek = peek;
   }
   // A page that opens a dialog on hover is frozen now: nothing more is sent, and the agent is told.
-  if (!moved.sent)
+  if (!moved.sent) {
+    void early?.then((l) => l && release(l)).catch(() => {});
     throw new ActionError(
       'DIALOG_OPENED',
       `Moving the mouse to CSS ${fmtPoint(a.vp)} made the page open a ${moved.dialog.type} dialog ("${moved.dialog.message.slice(0, 200)}"); nothing was pressed.`,
@@ -258,7 +280,8 @@ async function pointAndArm(a: Attempt): Promise<void> {
       undefined,
       'blocked',
     );
-  a.live = await look(a, ARM_MS, a.ticking);
+  }
+  a.live = (await early?.catch(() => null)) ?? (await look(a, ARM_MS, a.ticking));
   await checkRouting(a);
   const { live, report, frame } = a;
   report.hitNow = live ? toHit(live) : null;

@@ -70,7 +70,8 @@ async function guardRecord(a: Attempt, reported: GuardEvent[], budgetMs = EVENTS
   // A dialog the action raised after its input was acknowledged (a link meeting a beforeunload) freezes
   // the page: its reported events are the record, and the guard is released once the dialog is answered.
   const stop = async () => {
-    const asked = await events.race(disarm(live.at, live.token, true).catch(() => null));
+    const ask = async () => (await a.disarmed?.catch(() => null)) ?? disarm(live.at, live.token, true);
+    const asked = await events.race(ask().catch(() => null));
     if (!asked.done) events.onDialogAnswered(() => release(live));
     return asked.done ? asked.value : null;
   };

@@ -1,4 +1,4 @@
-import { release } from '../../browser/identity/hit-test.js';
+import { disarmAfterRelease, release } from '../../browser/identity/hit-test.js';
 import { dispatchClick } from '../../browser/plumbing/input.js';
 import { type Approver, approvalGate } from '../approval/gate.js';
 import type { Attempt, Intent } from '../check/attempt.js';
@@ -55,13 +55,24 @@ async function dispatchAndVerify(a: Attempt): Promise<ClickReport> {
   report.dispatched = vp;
   if (report.approval) report.approval.yesToPressMs = Date.now() - report.approval.answeredAt;
   pixelWindow(a);
+  // The disarm goes right behind the last release; the page answers it once it has handled that (verify.ts).
+  const releasing = () => {
+    if (!live || live.at.driver.remote) return;
+    a.disarmed = disarmAfterRelease(live.at, live.token, intent.count);
+    a.disarmed.catch(() => {});
+  };
   let sent: Awaited<ReturnType<typeof dispatchClick>>;
   try {
-    sent = await dispatchClick(driver, vp, {
-      button: intent.button,
-      clickCount: intent.count,
-      modifiers: intent.modifiers,
-    });
+    sent = await dispatchClick(
+      driver,
+      vp,
+      {
+        button: intent.button,
+        clickCount: intent.count,
+        modifiers: intent.modifiers,
+      },
+      releasing,
+    );
   } catch (err) {
     watch.stop();
     // Some events may have gone out: never answer "nothing was clicked" after sending input.

@@ -2,6 +2,7 @@ import { IDENTITY_LISTS } from './element-facts.js';
 import { pressEffects } from './guard-effect.js';
 import { recordSearch } from './guard-find.js';
 import { type Arming, recordSignatures } from './guard-signature.js';
+import { inputWaits } from './guard-wait.js';
 import { type IdentityKit, type IdentityLists, identityKit } from './identity.js';
 import { liveTreeView } from './live-view.js';
 import { recordFinder } from './record-finder.js';
@@ -26,6 +27,7 @@ function guardMain(
   makeEffects: typeof pressEffects,
   makeSignatures: typeof recordSignatures,
   makeFind: typeof recordSearch,
+  makeWaits: typeof inputWaits,
   lists: IdentityLists & { binding: string },
 ): void {
   type Armed = Arming & {
@@ -54,6 +56,9 @@ function guardMain(
   const w = window as unknown as { __trueclick?: unknown } & Record<string, unknown>;
   if (w.__trueclick) return;
   const state: { armed: Armed | null; mutations: number } = { armed: null, mutations: 0 };
+  const waits = makeWaits();
+  // The trusted mouse moves seen, and where the last one was: a look sent behind a move waits for it.
+  const moves = { n: 0, x: Number.NaN, y: Number.NaN };
 
   const view = makeView();
   const kit = () => makeKit<Element>(view, lists);
@@ -99,14 +104,19 @@ function guardMain(
     return out;
   };
 
-  /** The element a click at (x, y) reaches, through open shadow roots, named as the snapshot names it. */
-  const deepAt = (x: number, y: number): Element | null => {
+  /** The element the page's hit-test finds at (x, y), through open shadow roots. */
+  const rawAt = (x: number, y: number): Element | null => {
     let el = document.elementFromPoint(x, y);
     for (let i = 0; el?.shadowRoot && i < 32; i++) {
       const inner: Element | null = el.shadowRoot.elementFromPoint(x, y);
       if (!inner || inner === el) break;
       el = inner;
     }
+    return el;
+  };
+  /** The element a click at (x, y) reaches, named as the snapshot names it. */
+  const deepAt = (x: number, y: number): Element | null => {
+    const el = rawAt(x, y);
     return el ? kit().canonical(el) : null;
   };
   const composedContains = (outer: Element, inner: Element) => {
@@ -161,7 +171,7 @@ function guardMain(
       state.armed = null;
       return;
     }
-    if (ev.type === 'pointerdown') effects.start(a.el);
+    if (ev.type === 'pointerdown') effects.start(a.el, a.rec);
     if (ev.type === 'mousemove') {
       // Not judged: where the browser delivers the pointer, so trueclick can check it before pressing.
       const e = {
@@ -220,6 +230,7 @@ function guardMain(
     };
     if (reached && a.changed !== null) e.changed = a.changed;
     a.events.push(e);
+    if (ev.type === 'mouseup') waits.seen();
     // Only a stopped event's target is read; reading facts costs time inside the page's dispatch.
     if (!delivered && target instanceof Element) {
       try {
@@ -243,6 +254,17 @@ function guardMain(
   ]) {
     window.addEventListener(type, onEvent, true);
   }
+  window.addEventListener(
+    'mousemove',
+    (ev) => {
+      if (!ev.isTrusted) return;
+      moves.n++;
+      moves.x = ev.clientX;
+      moves.y = ev.clientY;
+      waits.seen();
+    },
+    true,
+  );
 
   // When each element's own text last changed in place (newest last): a duration that ticks ten times a
   // second is told from a re-sort by this, not by its text.
@@ -398,7 +420,6 @@ function guardMain(
       pressOnly: boolean,
       ticking: { count: number; indexes: number[] } | null,
     ) => {
-      api.picked = el;
       looks.set(token, el);
       if (looks.size > 8) looks.delete(looks.keys().next().value as string);
       const f = facts(el);
@@ -413,9 +434,22 @@ function guardMain(
       f.underPoint = !!top && composedContains(el, top);
       if (!f.underPoint && top) f.onTop = facts(top);
       f.mutations = state.mutations;
+      f.moves = moves.n;
       // ms 0: look only (browser_point, or a second look that may not be adopted); an arming stays as it is.
       f.armedAt = ms > 0 ? api.arm(el, x, y, ms, token, !!pressOnly, ticking) : performance.now();
       return f;
+    },
+    // The first look in one call (hit-test.ts firstLook): the facts as JSON, the element read and the raw
+    // hit as nodes, so the caller can check that CDP's hit-test named that very node.
+    // The viewport comes with it: its CSS size and where it is scrolled to (Page.getLayoutMetrics' numbers).
+    lookAt: (x: number, y: number, selector: string | null, token: string) => {
+      const vv = visualViewport;
+      const view = [innerWidth, innerHeight, vv ? vv.pageLeft : scrollX, vv ? vv.pageTop : scrollY];
+      const raw = rawAt(x, y);
+      if (!raw) return { view };
+      const el = kit().canonical(raw);
+      const f = api.readArm(el, x, y, 0, selector, token, false, null);
+      return { view, json: JSON.stringify(f), el, raw };
     },
     // Where a record went (follow.ts): guard-find.ts.
     findRecord: makeFind(view, kit, facts, deepAt, composedContains),
@@ -424,6 +458,20 @@ function guardMain(
       const el = looks.get(seenToken);
       if (!el?.isConnected || deepAt(x, y) !== el) return null;
       return (api.readArm as (...a: unknown[]) => unknown)(el, x, y, ...rest);
+    },
+    // rearm, sent right behind trueclick's mouse move to (x, y): run once the page has handled that move
+    // (the `moves` after `before`); null when it did not come in time, and the caller looks after CDP's ack.
+    rearmAfterMove: (before: number, seenToken: string, x: number, y: number, ...rest: unknown[]) => {
+      const there = () => moves.n > before && Math.abs(moves.x - x) <= 1 && Math.abs(moves.y - y) <= 1;
+      return waits.until(there, 150).then((ok) => (ok ? api.rearm(seenToken, x, y, ...rest) : null));
+    },
+    // disarm with the effect, sent with the press: run once the page has handled the `ups`-th release of
+    // this arming; null when it did not come in time (the caller disarms after CDP's ack).
+    disarmAfter: (token: string, ups: number) => {
+      const a = state.armed;
+      if (a?.token !== token) return null;
+      const released = () => a.events.filter((e) => e.type === 'mouseup').length >= ups;
+      return waits.until(released, 1000).then((ok) => (ok ? api.disarm(token, true) : null));
     },
   };
   w.__trueclick = api;
@@ -435,7 +483,14 @@ const LISTS = { ...IDENTITY_LISTS, binding: GUARD_BINDING };
 // calls the record finder by name, so its source is declared beside it.
 export const GUARD_SOURCE = `(() => {
 const recordFinder = ${recordFinder.toString()};
-(${guardMain.toString()})(${[identityKit, liveTreeView, pressEffects, recordSignatures, recordSearch]
+(${guardMain.toString()})(${[
+  identityKit,
+  liveTreeView,
+  pressEffects,
+  recordSignatures,
+  recordSearch,
+  inputWaits,
+]
   .map((f) => f.toString())
   .join(', ')}, ${JSON.stringify(LISTS)});
 })();`;
@@ -451,6 +506,7 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly, 
   // The page replaced the hit node in the moment since the hit-test (a grid cell redrawn on a price tick):
   // what is at the point now is what a click would reach.
   if (!el.isConnected) el = g.deepAt(x, y) || el;
+  g.picked = el;
   const f = g.readArm(el, x, y, ms, selector, token, pressOnly, ticking);
   f.retargeted = el !== this;
   return f;
@@ -462,8 +518,12 @@ export const INSPECT_AND_ARM = `function (x, y, ms, selector, token, pressOnly, 
  * caller hit-tests anew. A closed shadow root or a frame at the point never matches, so those always take
  * the full way.
  */
-export function rearmExpression(seenToken: string, args: unknown[]): string {
-  return `window.__trueclick.rearm(${[seenToken, ...args].map((v) => JSON.stringify(v ?? null)).join(', ')})`;
+export function rearmExpression(seenToken: string, args: unknown[], afterMoves?: number): string {
+  const list = (v: unknown[]) => v.map((x) => JSON.stringify(x ?? null)).join(', ');
+  // Sent right behind a mouse move: the page runs it once it has handled that move (guard-wait.ts).
+  return afterMoves === undefined
+    ? `window.__trueclick.rearm(${list([seenToken, ...args])})`
+    : `window.__trueclick.rearmAfterMove(${list([afterMoves, seenToken, ...args])})`;
 }
 
 /** Called on the hit node right after INSPECT_AND_ARM: the element it read and armed. */

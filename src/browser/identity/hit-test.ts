@@ -22,6 +22,8 @@ type Point = { x: number; y: number };
 export interface LiveFacts extends ElementFacts {
   armedAt: number;
   mutations: number;
+  /** The trusted mouse moves the page had seen when it was read (the page's own document). */
+  moves?: number;
   /** Whether a click at the point reaches this element (it, or something inside it, is topmost there). */
   underPoint: boolean;
   /** What is topmost at the point instead, when that is not this element. */
@@ -108,6 +110,80 @@ export async function locate(
   return { driver, frameId, backendNodeId: r.backendNodeId, local: point, place: placeAt(0, 0) };
 }
 
+/**
+ * The first look (nothing armed) in one round trip instead of three: CDP's hit-test goes out beside the
+ * page's own (`lookAt`, through open shadow roots), whose answer carries the facts and, by deep
+ * serialization, the nodes it read. When CDP named the very node the page's hit-test found, those facts
+ * stand; otherwise (a closed shadow root, a frame, a text box) the node CDP named is read the full way.
+ */
+export async function firstLook(
+  driver: PageDriver,
+  point: Point,
+  scroll: Point,
+  selector?: string,
+): Promise<{ facts: LiveFacts | null; view: PageView | null }> {
+  const token = `t${++tokens}`;
+  const [target, here] = await Promise.all([
+    locate(driver, point, scroll),
+    lookAt(driver, point, selector, token).catch(() => null),
+  ]);
+  const view = here?.view ?? null;
+  if (!target) return { facts: null, view };
+  const own = target.driver === driver && target.frameId === driver.mainFrameId;
+  if (here?.read && own && here.read.raw === target.backendNodeId)
+    return { facts: liveFacts(here.read.facts, { ...target, backendNodeId: here.read.el }, token), view };
+  return { facts: await armOn(target, { armMs: 0, selector }), view };
+}
+
+/** The page's viewport as its own script reads it: CSS size and scroll offset (of the visual viewport). */
+export interface PageView {
+  width: number;
+  height: number;
+  scroll: Point;
+}
+
+type DeepValue = { type: string; value?: unknown; weakLocalObjectReference?: number };
+
+/** The page's own hit-test and look at a viewport point of the page's document; null when nothing is there. */
+async function lookAt(
+  driver: PageDriver,
+  p: Point,
+  selector: string | undefined,
+  token: string,
+): Promise<{ view: PageView; read?: { facts: ReadFacts; el: number; raw: number } } | null> {
+  const contextId = await driver.isolatedWorld();
+  const args = [p.x, p.y, selector ?? null, token].map((v) => JSON.stringify(v)).join(', ');
+  const r = await driver.send('Runtime.evaluate', {
+    expression: `window.__trueclick.lookAt(${args})`,
+    contextId,
+    // Nodes come back with their backendNodeId; their children are not serialized.
+    serializationOptions: { serialization: 'deep', maxDepth: 2, additionalParameters: { maxNodeDepth: 0 } },
+  });
+  if (r.result.objectId)
+    void driver.cdp.send('Runtime.releaseObject', { objectId: r.result.objectId }).catch(() => {});
+  const deep = r.result.deepSerializedValue;
+  if (r.exceptionDetails || deep?.type !== 'object') return null;
+  const parts = new Map(deep.value as [string, DeepValue][]);
+  // A node serialized twice comes back the second time as a reference to the first.
+  const byRef = new Map(
+    [...parts.values()].filter((v) => v.value).map((v) => [v.weakLocalObjectReference, v.value]),
+  );
+  const node = (k: string) => {
+    const v = parts.get(k);
+    return ((v?.value ?? byRef.get(v?.weakLocalObjectReference)) as { backendNodeId?: number } | undefined)
+      ?.backendNodeId;
+  };
+  const v = (parts.get('view')?.value as DeepValue[] | undefined)?.map((n) => n.value);
+  if (v?.length !== 4 || v.some((n) => typeof n !== 'number')) return null;
+  const [width, height, x, y] = v as number[];
+  const view = { width, height, scroll: { x, y } } as PageView;
+  const json = parts.get('json')?.value;
+  const el = node('el');
+  const raw = node('raw');
+  if (typeof json !== 'string' || el === undefined || raw === undefined) return { view };
+  return { view, read: { facts: JSON.parse(json) as ReadFacts, el, raw } };
+}
+
 /** Hit-tests the point (into iframes) and arms the guard on what is there. */
 export async function inspectAndArm(
   driver: PageDriver,
@@ -122,15 +198,20 @@ export async function inspectAndArm(
 /**
  * What the eye sees at the point where a click passes through it: the element hit-testing finds when
  * `pointer-events: none` and inert content count (a disabled Bootstrap button, a page inert behind a
- * dialog). Looked at only, never armed.
+ * dialog). Looked at only, never armed. Null too when it is the page's node `actingOn`: nothing lies over
+ * the element acted on, and reading it again would cost two round trips.
  */
 export async function lookThrough(
   driver: PageDriver,
   point: Point,
   scroll: Point,
+  actingOn?: number,
 ): Promise<LiveFacts | null> {
   const target = await locate(driver, point, scroll, true);
-  return target ? armOn(target, { armMs: 0 }) : null;
+  if (!target) return null;
+  const own = target.driver === driver && target.frameId === driver.mainFrameId;
+  if (own && target.backendNodeId === actingOn) return null;
+  return armOn(target, { armMs: 0 });
 }
 
 /**
@@ -221,12 +302,19 @@ function liveFacts(facts: ReadFacts, at: LiveTarget, token: string): LiveFacts {
  * page's hit-test still finds exactly that element at the point (CSS viewport px); null when it does not (or the element is
  * in a frame), and then the caller hit-tests anew with inspectAndArm.
  */
-export async function rearm(seen: LiveFacts, point: Point, opts: ArmOptions): Promise<LiveFacts | null> {
+export async function rearm(
+  seen: LiveFacts,
+  point: Point,
+  opts: ArmOptions,
+  afterMove = false,
+): Promise<LiveFacts | null> {
   const { at } = seen;
   if (seen.frame || at.driver.remote || at.frameId !== at.driver.mainFrameId) return null;
+  if (afterMove && seen.moves === undefined) return null;
   const token = `t${++tokens}`;
   const args = [point.x, point.y, opts.armMs, opts.selector, token, opts.pressOnly ?? false, opts.ticking];
-  const facts = await at.driver.evaluate<ReadFacts | null>(rearmExpression(seen.token, args), at.frameId);
+  const expression = rearmExpression(seen.token, args, afterMove ? seen.moves : undefined);
+  const facts = await at.driver.evaluate<ReadFacts | null>(expression, at.frameId, afterMove);
   return facts ? liveFacts(facts, { ...at, local: point }, token) : null;
 }
 
@@ -254,6 +342,23 @@ export async function disarm(
 ): Promise<GuardRecord | null> {
   const t = token === undefined ? 'undefined' : JSON.stringify(token);
   return at.driver.evaluate<GuardRecord | null>(`window.__trueclick.disarm(${t}, ${withEffect})`, at.frameId);
+}
+
+/**
+ * Stops the guard of one arming once the page has handled the click's last release, reading the press's
+ * effect in the same call: sent with the press, it answers about when the release's acknowledgement does.
+ * Null when the release did not come in time (or the guard is armed for another action).
+ */
+export function disarmAfterRelease(
+  at: LiveTarget,
+  token: string,
+  releases: number,
+): Promise<GuardRecord | null> {
+  return at.driver.evaluate<GuardRecord | null>(
+    `window.__trueclick.disarmAfter(${JSON.stringify(token)}, ${releases})`,
+    at.frameId,
+    true,
+  );
 }
 
 /**

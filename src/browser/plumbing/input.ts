@@ -25,11 +25,16 @@ export async function dispatchClick(
   driver: PageDriver,
   p: Point,
   opts: ClickOptions = {},
+  /** Called once the last release is sent, before its acknowledgement. */
+  releasing?: () => void,
 ): Promise<InputOutcome> {
   const button = opts.button ?? 'left';
-  for (let i = 1; i <= (opts.clickCount ?? 1); i++) {
+  const count = opts.clickCount ?? 1;
+  for (let i = 1; i <= count; i++) {
     for (const type of ['mousePressed', 'mouseReleased'] as const) {
-      const out = await mouseButton(driver, type, p, { button, clickCount: i, modifiers: opts.modifiers });
+      const sending = mouseButton(driver, type, p, { button, clickCount: i, modifiers: opts.modifiers });
+      if (i === count && type === 'mouseReleased') releasing?.();
+      const out = await sending;
       if (!out.sent) return out;
     }
   }
