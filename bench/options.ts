@@ -71,15 +71,15 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
   --stale-lanes N        stale runs in N parallel lanes (default 2)
   --realweb-stale-runs N each real-web stale soak (AG Grid, React list), trueclick and naive each
                          (default 16, --quick 4)
-  --realweb-race-runs N  each real-web race soak, trueclick and naive each (default 40, --quick 8)
+  --realweb-race-runs N  each real-web race soak, trueclick and naive each (default 40, --quick 4)
   --pixel-runs N         canvas-table stale soak of the pixels section (default 10, --quick 4)
   --approval-runs N      approval soak runs, the person answering in 2–30 s (--quick 0.2–3 s)
-                         (default 30, --quick 8)
+                         (default 30, --quick 4)
   --session-cycles N     screenshot + click cycles per session at 1, 4, 8 and 16 sessions, after as
                          many warm-up cycles, at least as many as give 10 samples per level (default 10;
                          --quick 2: 1 and 8 sessions, 10 / 2 cycles, 1 warm-up cycle)
   --living-clicks N      clicks on the living corpus, each of still and moved pages (default 204,
-                         --quick 20), spread over its ten pages; as many naive clicks beside them
+                         --quick 10: one per page), spread over its ten pages; as many naive clicks beside them
   --living-lanes N       lanes the living corpus runs in, each its own browsers (default 3)
   --agent-tasks N        scripted-agent tasks on each of its eight pages, for each of the four lanes
                          (trueclick, trueclick with follow, both peers; default 5: 40 tasks, --quick 1)
@@ -104,12 +104,12 @@ export function parseArgs(argv: string[]): BenchOptions {
     staleRuns: quick ? 8 : 50,
     staleLanes: 2,
     realwebStaleRuns: quick ? 4 : 16,
-    realwebRaceRuns: quick ? 8 : 40,
+    realwebRaceRuns: quick ? 4 : 40,
     pixelRuns: quick ? 4 : 10,
-    approvalRuns: quick ? 8 : 30,
+    approvalRuns: quick ? 4 : 30,
     sessionCycles: quick ? 2 : 10,
     modelDelayMs: 900,
-    livingClicks: quick ? 20 : 204,
+    livingClicks: quick ? 10 : 204,
     livingLanes: 3,
     agentTasks: quick ? 1 : 5,
     agentMoveShare: 0.8,
