@@ -82,7 +82,7 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
                          --quick 10: one per page), spread over its ten pages; as many naive clicks beside them
   --living-lanes N       lanes the living corpus runs in, each its own browsers (default 3)
   --agent-tasks N        scripted-agent tasks on each of its eight pages, for each of the four lanes
-                         (trueclick, trueclick with follow, both peers; default 5: 40 tasks, --quick 1)
+                         (trueclick, trueclick with follow, both peers; default 5: 40 tasks; --quick 1, no peers)
   --agent-move-share F   share of the agent's thinks during which the page moves (default 0.8, the
                          world of the follow lane's targets, which are checked at 0.8 only)`;
 
