@@ -106,7 +106,7 @@ async function begin(ctx: ActionContext, req: ClickRequest, intent: Intent): Pro
     live: null,
     pixelStage: null,
     report,
-    ...(early ? { firstSeen: early.facts } : {}),
+    ...(early?.facts !== undefined ? { firstSeen: early.facts } : {}),
   };
 }
 

@@ -110,6 +110,9 @@ export async function locate(
   return { driver, frameId, backendNodeId: r.backendNodeId, local: point, place: placeAt(0, 0) };
 }
 
+/** Whether a hit-test found its node in the page's own document (not in a frame). */
+const inPage = (t: LiveTarget, driver: PageDriver) => t.driver === driver && t.frameId === driver.mainFrameId;
+
 /**
  * The first look (nothing armed) in one round trip instead of three: CDP's hit-test goes out beside the
  * page's own (`lookAt`, through open shadow roots), whose answer carries the facts and, by deep
@@ -121,16 +124,17 @@ export async function firstLook(
   point: Point,
   scroll: Point,
   selector?: string,
-): Promise<{ facts: LiveFacts | null; view: PageView | null }> {
+): Promise<{ facts?: LiveFacts | null; view: PageView | null }> {
   const token = `t${++tokens}`;
   const [target, here] = await Promise.all([
     locate(driver, point, scroll),
     lookAt(driver, point, selector, token).catch(() => null),
   ]);
   const view = here?.view ?? null;
+  // Scrolled since the frame: the caller looks where the point is now, so nothing more is read here.
+  if (view && (view.scroll.x !== scroll.x || view.scroll.y !== scroll.y)) return { view };
   if (!target) return { facts: null, view };
-  const own = target.driver === driver && target.frameId === driver.mainFrameId;
-  if (here?.read && own && here.read.raw === target.backendNodeId)
+  if (here?.read && inPage(target, driver) && here.read.raw === target.backendNodeId)
     return { facts: liveFacts(here.read.facts, { ...target, backendNodeId: here.read.el }, token), view };
   return { facts: await armOn(target, { armMs: 0, selector }), view };
 }
@@ -209,8 +213,7 @@ export async function lookThrough(
 ): Promise<LiveFacts | null> {
   const target = await locate(driver, point, scroll, true);
   if (!target) return null;
-  const own = target.driver === driver && target.frameId === driver.mainFrameId;
-  if (own && target.backendNodeId === actingOn) return null;
+  if (inPage(target, driver) && target.backendNodeId === actingOn) return null;
   return armOn(target, { armMs: 0 });
 }
 
