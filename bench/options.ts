@@ -93,6 +93,27 @@ function int(name: string, v: string | undefined, min: number): number {
   return n;
 }
 
+type CountKey = { [K in keyof BenchOptions]: BenchOptions[K] extends number ? K : never }[keyof BenchOptions];
+
+/** The flags that take a whole number: the option each sets, and its least value. */
+const COUNTS = new Map<string, [CountKey, number]>(
+  Object.entries({
+    '--runs': ['runs', 1],
+    '--stale-runs': ['staleRuns', 1],
+    '--stale-lanes': ['staleLanes', 1],
+    '--race-clicks': ['raceClicks', 1],
+    '--exposure-clicks': ['exposureClicks', 0],
+    '--realweb-stale-runs': ['realwebStaleRuns', 1],
+    '--realweb-race-runs': ['realwebRaceRuns', 1],
+    '--pixel-runs': ['pixelRuns', 1],
+    '--approval-runs': ['approvalRuns', 1],
+    '--session-cycles': ['sessionCycles', 1],
+    '--living-clicks': ['livingClicks', 1],
+    '--living-lanes': ['livingLanes', 1],
+    '--agent-tasks': ['agentTasks', 1],
+  } satisfies Record<string, [CountKey, number]>),
+);
+
 export function parseArgs(argv: string[]): BenchOptions {
   const quick = argv.includes('--quick');
   const o: BenchOptions = {
@@ -120,45 +141,15 @@ export function parseArgs(argv: string[]): BenchOptions {
     const a = argv[i] as string;
     const [flag, inline] = a.includes('=') ? (a.split('=', 2) as [string, string]) : [a, undefined];
     const value = () => inline ?? argv[++i];
+    const count = COUNTS.get(flag);
+    if (count) {
+      const [key, min] = count;
+      o[key] = int(flag, value(), min);
+      if (key === 'raceClicks') o.raceNaiveClicks = Math.min(quick ? 50 : 100, o.raceClicks);
+      continue;
+    }
     switch (flag) {
       case '--quick':
-        break;
-      case '--runs':
-        o.runs = int('--runs', value(), 1);
-        break;
-      case '--stale-runs':
-        o.staleRuns = int('--stale-runs', value(), 1);
-        break;
-      case '--race-clicks':
-        o.raceClicks = int('--race-clicks', value(), 1);
-        o.raceNaiveClicks = Math.min(quick ? 50 : 100, o.raceClicks);
-        break;
-      case '--exposure-clicks':
-        o.exposureClicks = int('--exposure-clicks', value(), 0);
-        break;
-      case '--realweb-stale-runs':
-        o.realwebStaleRuns = int('--realweb-stale-runs', value(), 1);
-        break;
-      case '--realweb-race-runs':
-        o.realwebRaceRuns = int('--realweb-race-runs', value(), 1);
-        break;
-      case '--pixel-runs':
-        o.pixelRuns = int('--pixel-runs', value(), 1);
-        break;
-      case '--approval-runs':
-        o.approvalRuns = int('--approval-runs', value(), 1);
-        break;
-      case '--session-cycles':
-        o.sessionCycles = int('--session-cycles', value(), 1);
-        break;
-      case '--living-clicks':
-        o.livingClicks = int('--living-clicks', value(), 1);
-        break;
-      case '--living-lanes':
-        o.livingLanes = int('--living-lanes', value(), 1);
-        break;
-      case '--agent-tasks':
-        o.agentTasks = int('--agent-tasks', value(), 1);
         break;
       case '--agent-move-share': {
         const v = value();
@@ -168,9 +159,6 @@ export function parseArgs(argv: string[]): BenchOptions {
         o.agentMoveShare = f;
         break;
       }
-      case '--stale-lanes':
-        o.staleLanes = int('--stale-lanes', value(), 1);
-        break;
       case '--only': {
         const list = (value() ?? '')
           .split(',')
