@@ -1,7 +1,9 @@
 import { IDENTITY_LISTS } from './element-facts.js';
+import { pageChanges } from './guard-changes.js';
 import { pressEffects } from './guard-effect.js';
 import { recordSearch } from './guard-find.js';
-import { type Arming, recordSignatures } from './guard-signature.js';
+import { type Armed, eventJudge } from './guard-judge.js';
+import { recordSignatures } from './guard-signature.js';
 import { inputWaits } from './guard-wait.js';
 import { type IdentityKit, type IdentityLists, identityKit } from './identity.js';
 import { liveTreeView } from './live-view.js';
@@ -28,34 +30,13 @@ function guardMain(
   makeSignatures: typeof recordSignatures,
   makeFind: typeof recordSearch,
   makeWaits: typeof inputWaits,
+  makeChanges: typeof pageChanges,
+  makeJudge: typeof eventJudge,
   lists: IdentityLists & { binding: string },
 ): void {
-  type Armed = Arming & {
-    el: Element;
-    /** What changed in el or its record since the check, if anything: the event is then stopped. */
-    changed: string | null;
-    /** A mutation since the last judgement: the next event judges el and its record against `base`. */
-    dirty: boolean;
-    x: number;
-    y: number;
-    token: string;
-    /** A drag: only the press is judged; the moves, the release and the drop go wherever the drag goes. */
-    pressOnly: boolean;
-    armedAt: number;
-    expires: number;
-    events: Array<{
-      type: string;
-      t: number;
-      delivered: boolean;
-      target: unknown;
-      x: number;
-      y: number;
-      changed?: string;
-    }>;
-  };
   const w = window as unknown as { __trueclick?: unknown } & Record<string, unknown>;
   if (w.__trueclick) return;
-  const state: { armed: Armed | null; mutations: number } = { armed: null, mutations: 0 };
+  const state: { armed: Armed | null } = { armed: null };
   const waits = makeWaits();
   // The trusted mouse moves seen, and where the last one was: a look sent behind a move waits for it.
   const moves = { n: 0, x: Number.NaN, y: Number.NaN };
@@ -99,7 +80,7 @@ function guardMain(
       };
     out.rect = rectOf(el);
     const rec = shared.recordParts ? k.record(el)?.node : undefined;
-    if (rec) out.partTimes = k.partOwners(rec).map((o) => ticks.get(o) ?? []);
+    if (rec) out.partTimes = k.partOwners(rec).map(changes.ticks);
     watchAround(el, rec ?? null);
     return out;
   };
@@ -124,123 +105,30 @@ function guardMain(
     return false;
   };
 
-  const report = (a: Armed, e: Armed['events'][number]) => {
-    const send = w[lists.binding];
-    if (typeof send === 'function') {
-      try {
-        (send as (s: string) => void)(JSON.stringify({ token: a.token, ...e }));
-      } catch {
-        // the binding is gone (page closing): the local record still has the event
-      }
-    }
-  };
+  // Mutations counted, texts that tick, shadow trees watched (guard-changes.ts).
+  const changes = makeChanges(view, (records) => {
+    if (effects.recording()) for (const r of records) effects.note(r);
+    if (state.armed) state.armed.dirty = true;
+  });
+  const { watchAround } = changes;
+  // What a press did to the page (guard-effect.ts): a text that ticked lately is the page living, not the press.
+  const effects = makeEffects(kit, (el) => changes.ticks(el).length > 0);
 
-  // A click on a <label> makes the browser click its control too (a hidden file input behind a styled
-  // "Choose file" label, a checkbox beside its text): that second, trusted click is the label doing its
-  // job, once the label's own click was delivered, not the page moving something under the point.
-  const labelActivation = (a: Armed, ev: Event, path: EventTarget[]) => {
-    if (ev.type !== 'click' || !a.events.some((e) => e.delivered && e.type === 'click')) return false;
-    const label = a.el instanceof HTMLLabelElement ? a.el : a.el.closest('label');
-    const control = label?.control;
-    return Boolean(control && path.includes(control));
-  };
-
-  // The page drew the checked element anew between the check and the press (a grid's cell renderer on a
-  // price tick): the event reaches its successor, the same in every part and in the same record. The guard
-  // follows it; anything else the event reaches is still stopped.
-  const redrawn = (a: Armed, target: EventTarget | undefined): boolean => {
-    if (a.el.isConnected || !(target instanceof Element)) return false;
-    try {
-      const el = kit().canonical(target);
-      const rec = kit().record(el)?.node ?? null;
-      const sig = signature(el, rec);
-      if (sig.own !== a.base.own || judgeSince(a, sig, false) !== null) return false;
-      a.el = el;
-      a.rec = rec;
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
-  const onEvent = (ev: Event) => {
-    const a = state.armed;
-    if (!a || !ev.isTrusted) return;
-    const me = ev as MouseEvent;
-    if (performance.now() > a.expires) {
+  // What the checked element and its record are, and the live half of compare-facts.ts judge (guard-signature.ts).
+  const { signature, judgeSince } = makeSignatures(kit, changes.ticks);
+  const onEvent = makeJudge({
+    armed: () => state.armed,
+    expire: () => {
       state.armed = null;
-      return;
-    }
-    if (ev.type === 'pointerdown') effects.start(a.el, a.rec);
-    if (ev.type === 'mousemove') {
-      // Not judged: where the browser delivers the pointer, so trueclick can check it before pressing.
-      const e = {
-        type: ev.type,
-        t: performance.now(),
-        delivered: true,
-        target: null,
-        x: me.clientX,
-        y: me.clientY,
-      };
-      a.events.push(e);
-      report(a, e);
-      return;
-    }
-    // A drag stands down once its press reached the element; until then (and if the press was stopped)
-    // everything is judged, so the release of a stopped press cannot click something else.
-    if (a.pressOnly && a.events.some((e) => e.delivered && e.type !== 'mousemove')) return;
-    // Judged wherever it lands: an event away from the armed point is the browser delivering the click
-    // somewhere else (it does, into cross-site iframes, after a screenshot), not a reason to let it through.
-    const path = ev.composedPath();
-    const target = path[0];
-    // composedPath, not contains(): inside a web component the target sits in a shadow tree of a.el. The
-    // page background counts only as itself, or every cover that slid in would count as delivered.
-    const background = a.el === document.documentElement || a.el === document.body;
-    const reached =
-      (background
-        ? target === a.el || target === document.body || target === document.documentElement
-        : path.includes(a.el)) ||
-      labelActivation(a, ev, path) ||
-      redrawn(a, target);
-    // Same node but new data (a list keyed by index re-rendered it): another record, so it is stopped too.
-    // Once an event was stopped for it, the change stands: a release must not follow a stopped press.
-    if (a.dirty && a.changed === null) {
-      a.dirty = false;
-      try {
-        a.changed = changeSinceArming(
-          a,
-          a.events.some((x) => x.delivered && x.type !== 'mousemove'),
-        );
-      } catch {
-        a.changed = 'its content';
-      }
-    }
-    const delivered = reached && a.changed === null;
-    if (!delivered) {
-      ev.preventDefault();
-      ev.stopImmediatePropagation();
-    }
-    const e: Armed['events'][number] = {
-      type: ev.type,
-      t: performance.now(),
-      delivered,
-      x: me.clientX,
-      y: me.clientY,
-      target: null,
-    };
-    if (reached && a.changed !== null) e.changed = a.changed;
-    a.events.push(e);
-    if (ev.type === 'mouseup') waits.seen();
-    // Only a stopped event's target is read; reading facts costs time inside the page's dispatch.
-    if (!delivered && target instanceof Element) {
-      try {
-        e.target = facts(kit().canonical(target));
-      } catch {
-        // the event is stopped all the same
-      }
-    }
-    report(a, e);
-  };
+    },
+    kit,
+    signature,
+    judgeSince,
+    pressed: (a) => effects.start(a.el, a.rec),
+    seen: () => waits.seen(),
+    facts,
+    binding: lists.binding,
+  });
   for (const type of [
     'pointerdown',
     'pointerup',
@@ -266,74 +154,6 @@ function guardMain(
     true,
   );
 
-  // When each element's own text last changed in place (newest last): a duration that ticks ten times a
-  // second is told from a re-sort by this, not by its text.
-  const TICKS_KEPT = 6;
-  const ticks = new WeakMap<Element, number[]>();
-  const ownerOf = (n: Node | null): Element | null => {
-    if (n instanceof ShadowRoot) return n.host;
-    return n instanceof Element ? n : null;
-  };
-  const logTick = (n: Node | null) => {
-    const el = ownerOf(n);
-    if (!el) return;
-    const list = ticks.get(el) ?? [];
-    list.push(performance.now());
-    if (list.length > TICKS_KEPT) list.shift();
-    ticks.set(el, list);
-  };
-  const hasText = (list: NodeList) => Array.from(list).some((n) => n.nodeType === 3);
-  // What a press did to the page (guard-effect.ts): a text that ticked lately is the page living, not the press.
-  const effects = makeEffects(kit, (el) => Boolean(ticks.get(el)?.length));
-  const onMutations = (records: MutationRecord[]) => {
-    state.mutations += records.length;
-    if (effects.recording()) for (const r of records) effects.note(r);
-    for (const r of records) {
-      if (r.type === 'characterData') logTick(r.target.parentNode);
-      else if (r.type === 'childList' && (hasText(r.addedNodes) || hasText(r.removedNodes)))
-        logTick(r.target);
-    }
-    if (state.armed) state.armed.dirty = true;
-  };
-  const observer = new MutationObserver(onMutations);
-  const OBSERVE = {
-    childList: true,
-    subtree: true,
-    attributes: true,
-    attributeOldValue: true,
-    characterData: true,
-  };
-  observer.observe(document, OBSERVE);
-  // The document's observer does not see into shadow trees: the ones around and inside a checked element
-  // are watched from its first look on (one observer, many roots).
-  const watched = new WeakSet<Node>();
-  const watch = (root: ShadowRoot) => {
-    if (watched.has(root)) return;
-    watched.add(root);
-    observer.observe(root, OBSERVE);
-  };
-  const watchAround = (el: Element, rec: Element | null) => {
-    for (const start of [el, rec]) {
-      for (let x: Element | null = start; x; ) {
-        const root = x.getRootNode();
-        if (!(root instanceof ShadowRoot)) break;
-        watch(root);
-        x = root.host;
-      }
-    }
-    let seen = 0;
-    const walk = (n: Element) => {
-      if (++seen > 400) return;
-      if (n.shadowRoot) watch(n.shadowRoot);
-      for (const k of view.kids(n)) if (typeof k !== 'string') walk(k);
-    };
-    walk(rec ?? el);
-  };
-
-  // What the checked element and its record are, and the live half of compare-facts.ts judge (guard-signature.ts).
-  const { signature, judgeSince } = makeSignatures(kit, (el) => ticks.get(el) ?? []);
-  const changeSinceArming = (a: Armed, pressed: boolean): string | null =>
-    judgeSince(a, signature(a.el, a.rec), pressed);
   // Elements read by recent looks, by token, for a second look without a hit-test (rearm).
   const looks = new Map<string, Element>();
   const api = {
@@ -406,8 +226,8 @@ function guardMain(
         ...(withEffect ? { effect: effects.read() } : {}),
       };
     },
-    mutations: () => state.mutations,
-    metrics: () => [innerWidth, innerHeight, devicePixelRatio, state.mutations],
+    mutations: () => changes.count(),
+    metrics: () => [innerWidth, innerHeight, devicePixelRatio, changes.count()],
     /** The element INSPECT_AND_ARM named (read by CANONICAL right after). */
     picked: null as Element | null,
     readArm: (
@@ -433,7 +253,7 @@ function guardMain(
       const top = deepAt(x, y);
       f.underPoint = !!top && composedContains(el, top);
       if (!f.underPoint && top) f.onTop = facts(top);
-      f.mutations = state.mutations;
+      f.mutations = changes.count();
       f.moves = moves.n;
       // ms 0: look only (browser_point, or a second look that may not be adopted); an arming stays as it is.
       f.armedAt = ms > 0 ? api.arm(el, x, y, ms, token, !!pressOnly, ticking) : performance.now();
@@ -490,6 +310,8 @@ const recordFinder = ${recordFinder.toString()};
   recordSignatures,
   recordSearch,
   inputWaits,
+  pageChanges,
+  eventJudge,
 ]
   .map((f) => f.toString())
   .join(', ')}, ${JSON.stringify(LISTS)});
