@@ -63,6 +63,31 @@ describe('dialogs', () => {
     assert.equal((await ctx.srv.waitForActions(1, { run: third.run }))[0]?.do, 'after-alert');
   });
 
+  test('a dialog the hover opens: nothing is pressed and the agent is told; answered, the same button clicks', async () => {
+    const { run, f } = await ctx.open('/rw/dialogs');
+    // The look armed right behind the move waits in the page the alert froze: it must be let go, not left armed.
+    const r = await call('browser_click', { frame: f.id, ...px(f, 652, 396), expect: { text: 'Archive' } });
+    assert.equal(r.error?.code, 'DIALOG_OPENED', r.message);
+    assert.equal(r.verdict, 'BLOCKED');
+    assert.match(r.message, /an alert dialog \("Archived tickets leave the board"\); nothing was pressed/);
+    assert.match(r.message, /browser_handle_dialog/);
+    const answered = await call('browser_handle_dialog', { accept: true });
+    assert.equal(answered.verdict, 'OK', answered.message);
+    assert.equal(ctx.srv.actions({ run }).length, 0, 'the press was not sent');
+    const g = await frameOf(ctx.mcp);
+    const again = await call('browser_click', {
+      frame: g.id,
+      ...px(g, 652, 396),
+      expect: { text: 'Archive' },
+    });
+    assert.equal(again.verdict, 'OK', again.message);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual(
+      acts.map((x) => [x.do, x.id]),
+      [['archive', 'TCK-7741']],
+    );
+  });
+
   test('beforeunload: typing makes the form dirty, leaving asks; "stay" keeps the page, "leave" goes', async () => {
     const { run, f } = await ctx.open('/rw/dialogs');
     const typed = await call('browser_type', { frame: f.id, ...px(f, 296, 324), text: 'draft' });

@@ -1,3 +1,4 @@
+import { aDialog } from '../../browser/plumbing/page-events.js';
 import { conventionFor, type FrameGeometry, modelImageSize, toConvention } from '../../geometry/index.js';
 import type { NativePoint, NativeStep, ScrollAmount } from '../../native/index.js';
 import { ActionError } from '../check/errors.js';
@@ -199,7 +200,7 @@ export async function runStep(
     }
     case 'navigate': {
       const r = await session.navigate(absoluteUrl(step.url), c.signal);
-      if (r.dialog) return done(`Leaving the page waits on a ${r.dialog.type} dialog.`, r);
+      if (r.dialog) return done(`Leaving the page waits on ${aDialog(r.dialog)}.`, r);
       return done(`Navigated to ${r.url}.`, r);
     }
     case 'back':

@@ -16,6 +16,7 @@ import {
 } from '../../browser/identity/hit-test.js';
 import { pollUntil } from '../../browser/plumbing/errors.js';
 import { currentScroll, type Modifier, moveMouse } from '../../browser/plumbing/input.js';
+import { aDialog } from '../../browser/plumbing/page-events.js';
 import { missedInPixels, pixelExpectText } from '../pixels/pixel-expect.js';
 import { comparePixels, pixelStage, pixelTimed } from '../pixels/pixels.js';
 import { type Attempt, type Intent, presses } from './attempt.js';
@@ -275,7 +276,7 @@ async function pointAndArm(a: Attempt): Promise<void> {
     void early?.then((l) => l && release(l)).catch(() => {});
     throw new ActionError(
       'DIALOG_OPENED',
-      `Moving the mouse to CSS ${fmtPoint(a.vp)} made the page open a ${moved.dialog.type} dialog ("${moved.dialog.message.slice(0, 200)}"); nothing was pressed.`,
+      `Moving the mouse to CSS ${fmtPoint(a.vp)} made the page open ${aDialog(moved.dialog)} ("${moved.dialog.message.slice(0, 200)}"); nothing was pressed.`,
       'Answer it with browser_handle_dialog, then take a new screenshot.',
       undefined,
       'blocked',

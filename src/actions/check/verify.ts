@@ -3,7 +3,7 @@ import { describeHit, type ElementFacts, toHit } from '../../browser/identity/el
 import { disarm, type GuardEvent, release } from '../../browser/identity/hit-test.js';
 import { pollUntil } from '../../browser/plumbing/errors.js';
 import type { NavigationRecord, PageDriver } from '../../browser/plumbing/page-driver.js';
-import { PageEvents } from '../../browser/plumbing/page-events.js';
+import { aDialog, PageEvents } from '../../browser/plumbing/page-events.js';
 import type { Attempt } from './attempt.js';
 import { pressEffect } from './effect.js';
 import { type ClickReport, fmtPoint } from './verdicts.js';
@@ -253,7 +253,7 @@ export async function dialogInterrupted(a: Attempt, watch: OutcomeWatch): Promis
   const report = judge(a, events, went);
   const dialog = PageEvents.of(a.ctx.driver.page).dialog;
   if (dialog)
-    report.message += ` The page then opened a ${dialog.type} dialog ("${dialog.message}"): answer it with browser_handle_dialog before anything else.`;
+    report.message += ` The page then opened ${aDialog(dialog)} ("${dialog.message}"): answer it with browser_handle_dialog before anything else.`;
   if (a.live)
     PageEvents.of(a.ctx.driver.page).onDialogAnswered(() => release(a.live as NonNullable<typeof a.live>));
   return report;

@@ -1,5 +1,5 @@
 import type { PageDriver } from '../../browser/plumbing/page-driver.js';
-import { type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
+import { aDialog, type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
 import type { BlockedRequest } from '../../browser/plumbing/url-policy.js';
 import type { Tab, TabSet } from '../verbs/tabs.js';
 
@@ -77,7 +77,7 @@ export function effectsSentence(e: Effects): string {
     );
   if (e.dialog)
     parts.push(
-      ` The page opened a ${e.dialog.type} dialog ("${e.dialog.message.slice(0, 200)}"): answer it with browser_handle_dialog {accept: true|false} before anything else.`,
+      ` The page opened ${aDialog(e.dialog)} ("${e.dialog.message.slice(0, 200)}"): answer it with browser_handle_dialog {accept: true|false} before anything else.`,
     );
   if (e.newTab)
     parts.push(

@@ -2,7 +2,7 @@ import { BrowserError } from '../../browser/plumbing/errors.js';
 import type { BrowserHandle } from '../../browser/plumbing/launch.js';
 import { moveTab } from '../../browser/plumbing/navigation.js';
 import type { PageDriver } from '../../browser/plumbing/page-driver.js';
-import { type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
+import { aDialog, type DialogInfo, PageEvents } from '../../browser/plumbing/page-events.js';
 import type { BlockedRequest } from '../../browser/plumbing/url-policy.js';
 import { ActionError } from '../check/errors.js';
 import type { MissLog } from '../check/misses.js';
@@ -136,7 +136,7 @@ export class SessionBrowser {
     if (!dialog) return;
     throw new ActionError(
       'DIALOG_OPEN',
-      `The page shows a ${dialog.type} dialog ("${dialog.message.slice(0, 200)}"), and nothing on it answers until that dialog does.`,
+      `The page shows ${aDialog(dialog)} ("${dialog.message.slice(0, 200)}"), and nothing on it answers until that dialog does.`,
       'Answer it with browser_handle_dialog {accept: true|false}.',
       undefined,
       'blocked',

@@ -2,6 +2,7 @@ import { describeHit, toHit } from '../../browser/identity/element-facts.js';
 import { inspectAndArm, release } from '../../browser/identity/hit-test.js';
 import { pollUntil } from '../../browser/plumbing/errors.js';
 import { currentScroll, dragTo, type Modifier, pressAt, releaseAt } from '../../browser/plumbing/input.js';
+import { aDialog } from '../../browser/plumbing/page-events.js';
 import { TrueclickError } from '../../geometry/index.js';
 import { type Approver, approvalGate } from '../approval/gate.js';
 import type { Attempt, Intent } from '../check/attempt.js';
@@ -227,6 +228,6 @@ export async function moveWithButton(
   }).catch(() => null);
   report.hitNow = under ? toHit(under) : null;
   report.landed = report.hitNow;
-  report.message = `${hold ? 'Moved the mouse with the left button held' : 'Released the left button'} at CSS ${fmtPoint(to.point)}, over ${describeHit(report.hitNow)}${out.sent ? '' : `; the page opened a ${out.dialog.type} dialog`}.`;
+  report.message = `${hold ? 'Moved the mouse with the left button held' : 'Released the left button'} at CSS ${fmtPoint(to.point)}, over ${describeHit(report.hitNow)}${out.sent ? '' : `; the page opened ${aDialog(out.dialog)}`}.`;
   return report;
 }

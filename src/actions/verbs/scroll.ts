@@ -2,7 +2,7 @@ import type { ElementFacts } from '../../browser/identity/element-facts.js';
 import { describeHit, toHit } from '../../browser/identity/element-facts.js';
 import { type LiveTarget, locate } from '../../browser/identity/hit-test.js';
 import { currentScroll, type Modifier, wheel } from '../../browser/plumbing/input.js';
-import type { DialogInfo } from '../../browser/plumbing/page-events.js';
+import { aDialog, type DialogInfo } from '../../browser/plumbing/page-events.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint, type Point } from '../check/verdicts.js';
@@ -116,7 +116,7 @@ export async function scrollAt(
     const out = await wheel(driver, vp, step.x, step.y, modifiers);
     if (!out.sent) {
       report.dialog = out.dialog;
-      report.message = `Scrolled at CSS ${fmtPoint(vp)}; the page opened a ${out.dialog.type} dialog ("${out.dialog.message}"): answer it with browser_handle_dialog.`;
+      report.message = `Scrolled at CSS ${fmtPoint(vp)}; the page opened ${aDialog(out.dialog)} ("${out.dialog.message}"): answer it with browser_handle_dialog.`;
       return report;
     }
     left = { x: left.x - step.x, y: left.y - step.y };

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { BrowserError, isTargetClosed } from './errors.js';
 import type { PageDriver } from './page-driver.js';
-import { type DialogInfo, PageEvents } from './page-events.js';
+import { aDialog, type DialogInfo, PageEvents } from './page-events.js';
 
 export interface NavigationResult {
   url: string;
@@ -121,7 +121,7 @@ export async function openUrl(
   if (r.dialog)
     throw new BrowserError(
       'CDP_ERROR',
-      `Leaving ${driver.url} raised a ${r.dialog.type} dialog`,
+      `Leaving ${driver.url} raised ${aDialog(r.dialog)}`,
       'Answer it first.',
     );
 }

@@ -8,6 +8,9 @@ export interface DialogInfo {
   url?: string;
 }
 
+/** "an alert dialog", "a confirm dialog": the dialog named as a sentence names it. */
+export const aDialog = (d: Pick<DialogInfo, 'type'>) => `${d.type === 'alert' ? 'an' : 'a'} ${d.type} dialog`;
+
 /**
  * What a page holds open for the agent to answer: a JavaScript dialog or a file chooser. Listening keeps
  * them open (Playwright dismisses a dialog nobody listens for, which silently took a confirm()'s "no"
