@@ -3,18 +3,20 @@
  * it (tools/list), for trueclick's default set, each group and all of them, Playwright MCP (default and
  * --caps vision) and chrome-devtools-mcp (default). No browser starts: listing tools does not need one.
  *
- * Each list is a function of the server's code and its flags alone, so it is kept in bench/results/
- * (git-ignored) under that key: trueclick's under a hash of its built code (dist/src) and the flags, a peer's
- * under its package version and flags. A run reads a kept list instead of starting that server again (a
- * dozen node processes, minutes on a busy 2-core machine); a changed build or peer starts it again. The
+ * Each list is a function of the server's tool definitions and the SDK that sends them, so it is kept in
+ * bench/results/ (git-ignored) under that key: trueclick's under a hash of the definitions its server lists
+ * (listTools, for those flags) and the SDK's version, a peer's under its package version and flags. A run
+ * reads a kept list instead of starting that server again (a dozen node processes, minutes on a busy 2-core
+ * machine); a change to any tool's name, words or schema, or another SDK or peer, starts it again. The
  * servers a run does start go two at a time.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { CAP_NAMES } from '../src/mcp/caps.js';
+import { CAP_NAMES, parseCaps } from '../src/mcp/caps.js';
+import { listTools } from '../src/mcp/server.js';
 import { newClient } from '../test/helpers/mcp-client.js';
 import { CHROMIUM } from './cdp.js';
 import { freePort, spawnServer } from './fleet.js';
@@ -78,19 +80,10 @@ async function listedWithHandles(caps: string): Promise<Tools> {
   }
 }
 
-/** A hash of every built file under dir (names and contents), in a fixed order. */
-function treeHash(dir: string): string {
-  const h = createHash('sha256');
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.js') || e.name.endsWith('.json'))
-        h.update(p.slice(ROOT.length)).update(readFileSync(p));
-    }
-  };
-  walk(dir);
-  return h.digest('hex').slice(0, 16);
+/** The definitions a trueclick server started with these flags lists (its tools/list handler calls listTools). */
+function definitionsHash(caps: string, handles: boolean): string {
+  const tools = listTools(parseCaps([caps]), handles);
+  return createHash('sha256').update(JSON.stringify(tools)).digest('hex').slice(0, 16);
 }
 
 const versionOf = (pkgDir: string) =>
@@ -129,7 +122,7 @@ async function pool<T>(fns: Array<() => Promise<T>>, n: number): Promise<T[]> {
 
 export async function measureTokens(log: (msg: string) => void = () => {}): Promise<Section> {
   const out = emptySection();
-  const build = `dist ${treeHash(join(ROOT, 'dist/src'))}`;
+  const sdk = `@modelcontextprotocol/server ${versionOf('@modelcontextprotocol/server')}`;
   const pwVersion = `@playwright/mcp ${versionOf('@playwright/mcp')}`;
   const dtVersion = `chrome-devtools-mcp ${versionOf('chrome-devtools-mcp')}`;
   const pw = [PLAYWRIGHT_MCP, '--headless', '--isolated', '--executable-path', CHROMIUM];
@@ -141,13 +134,13 @@ export async function measureTokens(log: (msg: string) => void = () => {}): Prom
     CHROMIUM,
     '--no-usage-statistics',
   ];
-  // server name, the cache key (code and flags), how to list it
+  // server name, the cache key (definitions or version, and flags), how to list it
   const plan: Array<[string, string, () => Promise<Tools>]> = [
     ...['core', ...CAP_NAMES.filter((c) => c !== 'core'), 'all'].map(
       (cap) =>
         [
           `trueclick --caps ${cap}`,
-          `${build} stdio --caps ${cap}`,
+          `tools ${definitionsHash(cap, false)}, ${sdk}, stdio`,
           () => listed(`trueclick --caps ${cap}`, [CLI, 'serve', '--caps', cap]),
         ] as [string, string, () => Promise<Tools>],
     ),
@@ -155,7 +148,7 @@ export async function measureTokens(log: (msg: string) => void = () => {}): Prom
       (cap) =>
         [
           `trueclick --caps ${cap}, HTTP 2026-07-28 (handles)`,
-          `${build} http 2026-07-28 --caps ${cap}`,
+          `tools ${definitionsHash(cap, true)}, ${sdk}, http 2026-07-28`,
           () => listedWithHandles(cap),
         ] as [string, string, () => Promise<Tools>],
     ),
@@ -174,9 +167,9 @@ export async function measureTokens(log: (msg: string) => void = () => {}): Prom
   const cache = readCache();
   const kept = plan.filter(([, key]) => cache[key]).length;
   log(
-    `tokens: ${kept} of ${plan.length} tool lists kept from an earlier run of the same code and flags; starting ${plan.length - kept} servers, ${AT_ONCE} at a time`,
+    `tokens: ${kept} of ${plan.length} tool lists kept from an earlier run (the same definitions and SDK, or peer version, and flags); starting ${plan.length - kept} servers, ${AT_ONCE} at a time`,
   );
-  // Only this code's lists are kept (an older build's would never be read again), and every list a run
+  // Only this plan's lists are kept (older definitions' would never be read again), and every list a run
   // got is kept even when another failed: the next run starts only what is missing.
   const save = () => {
     const keep: Cache = {};
