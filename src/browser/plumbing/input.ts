@@ -18,8 +18,13 @@ export interface ClickOptions {
 }
 
 /**
- * Trusted mouse events, each awaited: pipelined CDP input is not ordered against checks (baselines.md).
- * Stops at the first event that raised a dialog: the rest would wait for it to be answered.
+ * Trusted mouse events. Each press goes out together with its release: the browser hands them to the page
+ * in order, the guard judges each as it comes, and nothing of the page's runs between them but its own
+ * handlers (a grid that redrew the cell on a price tick between an awaited press and its release made the
+ * browser send no click). The next click of a double click waits for the one before it, and none goes
+ * after one that raised a dialog; a release already sent behind a press that raised one reaches the page once
+ * the dialog is answered, as the rest of that click. Checks are never pipelined with input: the page may
+ * run them after it (baselines.md).
  */
 export async function dispatchClick(
   driver: PageDriver,
@@ -31,10 +36,13 @@ export async function dispatchClick(
   const button = opts.button ?? 'left';
   const count = opts.clickCount ?? 1;
   for (let i = 1; i <= count; i++) {
-    for (const type of ['mousePressed', 'mouseReleased'] as const) {
-      const sending = mouseButton(driver, type, p, { button, clickCount: i, modifiers: opts.modifiers });
-      if (i === count && type === 'mouseReleased') releasing?.();
-      const out = await sending;
+    const o = { button, clickCount: i, modifiers: opts.modifiers };
+    const pair = [mouseButton(driver, 'mousePressed', p, o), mouseButton(driver, 'mouseReleased', p, o)];
+    // Whichever fails first is the one reported; the other must not go unhandled.
+    for (const sent of pair) sent.catch(() => {});
+    if (i === count) releasing?.();
+    for (const sent of pair) {
+      const out = await sent;
       if (!out.sent) return out;
     }
   }
