@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: trueclick against a bare CDP capture and against Playwright MCP and chrome-devtools-mcp,
  * all in one run on this machine, plus the stale-guard and race counts of SPEC S7.
- * Prints the tables, writes bench/results/latest.json and (for a run of every section) bench/RESULTS.md.
+ * Prints the tables, writes bench/results/latest.json and (for a whole run, not --quick) bench/RESULTS.md.
  * Never part of the tests: timings on a shared 2-core machine are noisy, so nothing here asserts on time.
  *
  * Two phases. First, one after another with nothing else of the bench running: the sections whose figures
@@ -212,8 +212,9 @@ async function main(): Promise<number> {
   };
   writeFileSync(join(resultsDir, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
   const md = `${markdownReport(all, machine, command)}\n${renderMarkdown(timeTable)}\n`;
-  // RESULTS.md is committed: only a run of every section replaces it; a partial run writes beside the JSON.
-  const mdPath = complete ? join(BENCH_DIR, 'RESULTS.md') : join(resultsDir, 'latest.md');
+  // RESULTS.md is committed and README's Measured links it as the whole run's table: only a whole run of
+  // every section replaces it; a partial or --quick run writes beside the JSON.
+  const mdPath = complete && !opts.quick ? join(BENCH_DIR, 'RESULTS.md') : join(resultsDir, 'latest.md');
   writeFileSync(mdPath, md);
   process.stdout.write(`\nWrote ${join(resultsDir, 'latest.json')} and ${mdPath} (${json.seconds} s).\n`);
   return failed.length > 0 ? 1 : 0;
