@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { attachedMcpForFile, pageAt } from '../helpers/attached.js';
 import { type FrameInfo, frameOf, imagePx, structured, text } from '../helpers/mcp-client.js';
 
@@ -20,6 +21,21 @@ interface Outcome {
 }
 
 const px = (f: FrameInfo, x: number, y: number) => imagePx(f, { x, y });
+
+/**
+ * Waits until the tab's document is at `url`. The test's own connection hears of a navigation after the
+ * server's does, and of a page restored from the back/forward cache at times not within seconds (a CI run
+ * timed out in waitForURL): the document itself is asked.
+ */
+async function showing(page: Page, url: RegExp): Promise<void> {
+  let href = '';
+  for (const until = Date.now() + 15_000; Date.now() < until; ) {
+    href = await page.evaluate(() => location.href).catch(() => '');
+    if (url.test(href)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`the tab shows ${href || 'nothing readable'}, not ${url}`);
+}
 const call = async (name: string, args: Record<string, unknown> = {}) =>
   structured<Outcome>(await ctx.mcp.call(name, args));
 
@@ -170,11 +186,10 @@ describe('tabs and history', () => {
     const old = await frameOf(ctx.mcp);
     const back = await call('browser_navigate', { go: 'back' });
     assert.match(back.url ?? '', /\/nav-a/, back.message);
-    // The test's own connection to the browser hears of the navigation a moment after the server's does.
-    await page.waitForURL(/\/nav-a/, { timeout: 5000 });
+    await showing(page, /\/nav-a/);
     const fwd = await call('browser_navigate', { go: 'forward' });
     assert.match(fwd.url ?? '', /\/nav-b/, fwd.message);
-    await page.waitForURL(/\/nav-b/, { timeout: 5000 });
+    await showing(page, /\/nav-b/);
     // A page restored from the back/forward cache can swap its execution context just after it shows: read
     // the document's start time once the context holds still.
     const timeOrigin = async () => {
