@@ -19,12 +19,12 @@ export interface ClickOptions {
 
 /**
  * Trusted mouse events. Each press goes out together with its release: the browser hands them to the page
- * in order, the guard judges each as it comes, and nothing of the page's runs between them but its own
- * handlers (a grid that redrew the cell on a price tick between an awaited press and its release made the
+ * in order, the guard judges each as it comes, and the page has no round trip between them in which to redraw
+ * the element (a grid that redrew the cell on a price tick between an awaited press and its release made the
  * browser send no click). The next click of a double click waits for the one before it, and none goes
  * after one that raised a dialog; a release already sent behind a press that raised one reaches the page once
- * the dialog is answered, as the rest of that click. Checks are never pipelined with input: the page may
- * run them after it (baselines.md).
+ * the dialog is answered, as the rest of that click. A check sent beside input must wait in the page for that
+ * input (guard-wait.ts): CDP does not order evaluations against input (baselines.md).
  */
 export async function dispatchClick(
   driver: PageDriver,
