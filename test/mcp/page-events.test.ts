@@ -28,14 +28,12 @@ const px = (f: FrameInfo, x: number, y: number) => imagePx(f, { x, y });
  * timed out in waitForURL): the document itself is asked.
  */
 async function showing(page: Page, url: RegExp): Promise<void> {
-  let href = '';
-  for (const until = Date.now() + 15_000; Date.now() < until; ) {
-    href = await page.evaluate(() => location.href).catch(() => '');
-    if (url.test(href)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`the tab shows ${href || 'nothing readable'}, not ${url}`);
+  await page.waitForFunction((src) => new RegExp(src).test(location.href), url.source, {
+    polling: 50,
+    timeout: 15_000,
+  });
 }
+
 const call = async (name: string, args: Record<string, unknown> = {}) =>
   structured<Outcome>(await ctx.mcp.call(name, args));
 
