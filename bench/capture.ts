@@ -6,7 +6,7 @@
 import { DPR, VIEWPORT } from './cdp.js';
 import type { Ctx } from './context.js';
 import { type Check, emptySection, type Measure, type Section } from './results.js';
-import { interleaved, type Op, type Timed } from './rounds.js';
+import { interleaved, type Op, peerRounds, type Timed } from './rounds.js';
 import { fmtRatio } from './stats.js';
 
 export const PAGES = ['/blank', '/text'] as const;
@@ -57,12 +57,15 @@ export async function measureCapture(ctx: Ctx): Promise<Section> {
       { key: 'cdp.scaled', run: () => tab.captureScaled(scale) },
       { key: 'trueclick', run: async () => (await tc.screenshot()).image },
     ];
+    const peer = peerRounds(opts.quick);
     if (pw) {
-      ops.push({ key: 'pw.css', run: () => pw.screenshot('css') });
-      ops.push({ key: 'pw.device', run: () => pw.screenshot('device') });
+      ops.push({ key: 'pw.css', run: () => pw.screenshot('css'), ...peer });
+      ops.push({ key: 'pw.device', run: () => pw.screenshot('device'), ...peer });
     }
-    if (cdm) ops.push({ key: 'cdm', run: () => cdm.screenshot() });
-    ctx.log(`capture ${path}: ${opts.warmup} warm-up + ${opts.runs} rounds of ${ops.length} screenshots`);
+    if (cdm) ops.push({ key: 'cdm', run: () => cdm.screenshot(), ...peer });
+    ctx.log(
+      `capture ${path}: ${opts.warmup} warm-up + ${opts.runs} rounds of ${ops.length} screenshots${peer.rounds ? ` (the peers ${peer.rounds} rounds)` : ''}`,
+    );
     const t = await interleaved(ops, opts.warmup, opts.runs);
     const label: Record<string, string> = {
       'cdp.full': 'bare CDP Page.captureScreenshot png, full resolution (baseline)',

@@ -6,7 +6,7 @@
 import { PAGES, ratioCheck } from './capture.js';
 import type { Ctx } from './context.js';
 import { emptySection, type Section } from './results.js';
-import { interleaved, type Op } from './rounds.js';
+import { interleaved, type Op, peerRounds } from './rounds.js';
 import { summarize } from './stats.js';
 import { type Frame, imagePx, type Report, type Trueclick } from './trueclick.js';
 
@@ -56,10 +56,11 @@ export async function measureClick(ctx: Ctx): Promise<Section> {
       { key: 'cdp', run: () => tab.click(target.x, target.y) },
       { key: 'cdp.hover', run: () => tab.hoverClick(target.x, target.y) },
     ];
-    if (pw) ops.push({ key: 'pw', run: () => pw.click(target.x, target.y) });
-    if (cdm) ops.push({ key: 'cdm', run: () => cdm.click(target.x, target.y) });
+    const peer = peerRounds(opts.quick);
+    if (pw) ops.push({ key: 'pw', run: () => pw.click(target.x, target.y), ...peer });
+    if (cdm) ops.push({ key: 'cdm', run: () => cdm.click(target.x, target.y), ...peer });
     ctx.log(
-      `click ${path}: ${opts.warmup} warm-up + ${opts.runs} rounds of ${ops.length} clicks at ${target.what}`,
+      `click ${path}: ${opts.warmup} warm-up + ${opts.runs} rounds of ${ops.length} clicks at ${target.what}${peer.rounds ? ` (the peers ${peer.rounds} rounds)` : ''}`,
     );
     const t = await interleaved(ops, opts.warmup, opts.runs);
     const label: Record<string, string> = {

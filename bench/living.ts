@@ -247,6 +247,18 @@ async function prepared<T>(ctx: Ctx, what: string, nextRun: () => string, prep: 
   return null;
 }
 
+/** How long after a click the server's log is read for what it did (a link's request is on its way). */
+const RECORD_MS = 300;
+
+/**
+ * Waits until the server recorded an action for the run, or RECORD_MS: a click that acted is counted as
+ * soon as its request arrived; one that did nothing waits the whole time, so a late action still counts.
+ */
+async function recorded(srv: FixtureServer, run: string): Promise<void> {
+  const until = performance.now() + RECORD_MS;
+  while (srv.actions({ run }).length === 0 && performance.now() < until) await sleep(20);
+}
+
 const move = (page: Page, name: string) =>
   page.evaluate((n) => (window as unknown as { rw: Record<string, () => Promise<unknown>> }).rw[n]?.(), name);
 
@@ -291,6 +303,11 @@ function count(t: Tally, acts: Action[], act: string, intended: string | null, r
 }
 
 const KINDS = ['still', 'moved', 'follow', 'naiveStill', 'naiveMoved'] as const;
+/**
+ * The follow lane clicks half as many moved records as the plain one (issue 33's figure, not one of the
+ * SPEC's ≥ 200): in the whole bench the living pages' clicks are its longest part.
+ */
+const followPer = (per: number) => Math.ceil(per / 2);
 /** follow: the moved clicks again, through trueclick with `follow: true`. */
 type Tallies = Record<(typeof KINDS)[number], Tally>;
 const tallies = (): Tallies => ({
@@ -302,8 +319,8 @@ const tallies = (): Tallies => ({
 });
 
 /**
- * One page of the corpus: `per` still and `per` moved clicks through trueclick (the moved ones also with
- * `follow: true`), then as many naive ones.
+ * One page of the corpus: `per` still and `per` moved clicks through trueclick (half as many moved ones
+ * also with `follow: true`), then `per` naive ones of each.
  */
 async function livingSubject(
   ctx: Ctx,
@@ -318,7 +335,7 @@ async function livingSubject(
   const name = s.name ?? s.page;
   const runId = () => `living-${name}-${nextRun()}`;
   ctx.log(
-    `living: ${name}, ${per} still and ${per} moved clicks (and ${per} moved with follow), trueclick then naive`,
+    `living: ${name}, ${per} still and ${per} moved clicks (and ${followPer(per)} moved with follow), trueclick then naive`,
   );
   const trueclickClick = async (moved: boolean, follow: boolean, i: number, bucket: Tally) => {
     const what = `${name} ${follow ? 'follow' : moved ? 'moved' : 'still'} click ${i}`;
@@ -367,7 +384,7 @@ async function livingSubject(
       else count(bucket, acts, s.act, intended, true);
       return;
     }
-    await sleep(300);
+    await recorded(srv, run);
     if (r.verdict === 'OK') {
       bucket.ms.push(ms);
       if (r.pixels?.costMs !== undefined) bucket.pixelMs.push(r.pixels.costMs);
@@ -418,7 +435,7 @@ async function livingSubject(
   };
   for (const moved of [false, true]) {
     for (let i = 0; i < per; i++) await trueclickClick(moved, false, i, moved ? t.moved : t.still);
-    if (moved) for (let i = 0; i < per; i++) await trueclickClick(true, true, i, t.follow);
+    if (moved) for (let i = 0; i < followPer(per); i++) await trueclickClick(true, true, i, t.follow);
     // A living page left open renders on while the naive pass runs, and the machine is shared with other lanes.
     await tc.navigate('about:blank').catch(() => {});
     for (let i = 0; i < per; i++) await naiveClick(moved, i, moved ? t.naiveMoved : t.naiveStill);
@@ -464,7 +481,7 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
             // of its clicks are not run, with a warning, and the other pages go on.
             await livingSubject(ctx, tc, naive, s, per, () => ++n, t).catch((err: Error) => {
               const left = (k: (typeof KINDS)[number]) =>
-                Math.max(0, per - t[k].runs - t[k].notRun - t[k].threw);
+                Math.max(0, (k === 'follow' ? followPer(per) : per) - t[k].runs - t[k].notRun - t[k].threw);
               for (const k of KINDS) t[k].notRun += left(k);
               ctx.warn(
                 `living: ${s.name ?? s.page} broke off, its remaining clicks not run: ${err.message.split('\n')[0]}`,

@@ -62,7 +62,8 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
 
   --runs N               measured runs per timed thing, after warm-up (default 10, the SPEC's least;
                          warm-up 3, --quick 1)
-  --quick                fewer runs of every count, for a check before a change lands
+  --quick                fewer runs of every count and 3 rounds of the peers' timings, for a check
+                         before a change lands
   --only a,b             sections to run: ${SECTIONS.join(', ')}
   --stale-runs N         ticket-queue runs with a 900 ms model delay (default 50, the SPEC's; --quick 8)
   --race-clicks N        guarded and awaited-check clicks on /race (default 500, the SPEC's; --quick 100);
@@ -71,15 +72,16 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
   --stale-lanes N        stale runs in N parallel lanes (default 2)
   --realweb-stale-runs N each real-web stale soak (AG Grid, React list), trueclick and naive each
                          (default 16, --quick 4)
-  --realweb-race-runs N  each real-web race soak, trueclick and naive each (default 40, --quick 4)
+  --realweb-race-runs N  each real-web race soak, trueclick and naive each (default 20, --quick 4)
   --pixel-runs N         canvas-table stale soak of the pixels section (default 10, --quick 4)
   --approval-runs N      approval soak runs, the person answering in 2–30 s (--quick 0.2–3 s)
                          (default 30, --quick 4)
-  --session-cycles N     screenshot + click cycles per session at 1, 4, 8 and 16 sessions, after as
-                         many warm-up cycles, at least as many as give 10 samples per level (default 10;
-                         --quick 2: 1 and 8 sessions, 10 / 2 cycles, 1 warm-up cycle)
+  --session-cycles N     screenshot + click cycles per session at 1, 4, 8 and 16 sessions, at least as
+                         many as give 10 samples per level, after 2 warm-up cycles (default 4: 10, 4, 4
+                         and 4 cycles; --quick 2: 1 and 8 sessions, 10 / 2 cycles, 1 warm-up cycle)
   --living-clicks N      clicks on the living corpus, each of still and moved pages (default 204,
-                         --quick 10: one per page), spread over its ten pages; as many naive clicks beside them
+                         --quick 10: one per page), spread over its ten pages; as many naive clicks beside
+                         them, and half as many moved ones with follow
   --living-lanes N       lanes the living corpus runs in, each its own browsers (default 3)
   --agent-tasks N        scripted-agent tasks on each of its eight pages, for each of the four lanes
                          (trueclick, trueclick with follow, both peers; default 5: 40 tasks; --quick 1, no peers)
@@ -125,10 +127,10 @@ export function parseArgs(argv: string[]): BenchOptions {
     staleRuns: quick ? 8 : 50,
     staleLanes: 2,
     realwebStaleRuns: quick ? 4 : 16,
-    realwebRaceRuns: quick ? 4 : 40,
+    realwebRaceRuns: quick ? 4 : 20,
     pixelRuns: quick ? 4 : 10,
     approvalRuns: quick ? 4 : 30,
-    sessionCycles: quick ? 2 : 10,
+    sessionCycles: quick ? 2 : 4,
     modelDelayMs: 900,
     livingClicks: quick ? 10 : 204,
     livingLanes: 3,

@@ -33,9 +33,10 @@ const WARMUP = 1;
 
 /**
  * Each level runs sessions × cycles samples, cycles = max(--session-cycles, what gives 10 samples): the
- * default (10) gives every level 10 cycles per session; --quick (2) gives 1 session 10 cycles and 8 sessions
- * 2, after a warm-up round as wide of 1 cycle each (default: as many as measured), and waits
- * 1 s instead of 3 s for the server to settle before and after (its memory is read then).
+ * default (4) gives 1 session 10 cycles and the others 4 (16, 32 and 64 samples); --quick (2) gives 1
+ * session 10 cycles and 8 sessions 2. Before them a warm-up round as wide, of 2 cycles each (--quick 1;
+ * the first cycle of a session starts its browser, the second is warm); --quick waits 1 s instead of 3 s
+ * for the server to settle before and after (its memory is read then).
  */
 export async function measureSessions(ctx: Ctx): Promise<Section> {
   const out = emptySection();
@@ -46,7 +47,7 @@ export async function measureSessions(ctx: Ctx): Promise<Section> {
     const r = await runLoad(ctx.fixture, {
       sessions,
       cycles,
-      ...(quick ? { warmupCycles: 1, idleMs: 1000 } : {}),
+      ...(quick ? { warmupCycles: 1, idleMs: 1000 } : { warmupCycles: 2 }),
     });
     const grown = r.serverRssMB.peak - r.serverRssMB.before + (r.browserRssMB.peak - r.browserRssMB.before);
     const key = `sessions.${sessions}`;
