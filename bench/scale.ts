@@ -19,22 +19,23 @@ const PAGE_SIZES = [
 ] as const;
 const SESSIONS = [1, 4, 8, 16] as const;
 /**
- * --quick: one session and eight, the slope without the widest load (16 sessions took 88 s of a 128 s
- * section on this 2-core machine at load 20, beside 14 s for one session and 26 s for four).
+ * --quick: one session and four, the slope without the wide loads (16 sessions took 88 s of a 128 s
+ * section on this 2-core machine at load 20, beside 14 s for one session and 26 s for four; 8 sessions of
+ * 2 cycles took 33 s of --quick's 42 s).
  */
-const SESSIONS_QUICK = [1, 8] as const;
+const SESSIONS_QUICK = [1, 4] as const;
 /** Samples a level's median and p99 stand on: sessions × cycles, at 1 session the SPEC's 10 runs. */
 const MIN_SAMPLES = 10;
 /** --quick: pages of more controls than this get QUICK_BIG_ROUNDS timed rounds, not --runs. */
 const QUICK_FULL_ROUNDS_UP_TO = 5_000;
-const QUICK_BIG_ROUNDS = 5;
+const QUICK_BIG_ROUNDS = 3;
 /** Untimed rounds before the page-size timings. */
 const WARMUP = 1;
 
 /**
  * Each level runs sessions × cycles samples, cycles = max(--session-cycles, what gives 10 samples): the
  * default (4) gives 1 session 10 cycles and the others 4 (16, 32 and 64 samples); --quick (2) gives 1
- * session 10 cycles and 8 sessions 2. Before them a warm-up round as wide, of 2 cycles each (--quick 1;
+ * session 10 cycles and 4 sessions 3. Before them a warm-up round as wide, of 2 cycles each (--quick 1;
  * the first cycle of a session starts its browser, the second is warm); --quick waits 1 s instead of 3 s
  * for the server to settle before and after (its memory is read then).
  */
