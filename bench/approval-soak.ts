@@ -15,8 +15,11 @@ import type { Section } from './results.js';
 import { sleep } from './stats.js';
 
 const SEED = 30;
-/** Sessions at once: 50 runs of ~16 s each take about a minute and a half instead of 13. */
-const SESSIONS = 10;
+/**
+ * Sessions at once: 30 runs of ~16 s each take about a minute and a half instead of 8. Ten, beside the other
+ * count sections, overloaded two cores: 11 of 30 runs ended in ERROR (a capture over 8 s).
+ */
+const SESSIONS = 5;
 const ORDERS = ['reverse', 'rotate', 'rewrite'] as const;
 
 interface Run {
