@@ -92,7 +92,11 @@ async function trueclickRun(tc: Trueclick, url: string, p: { x: number; y: numbe
 }
 
 async function naiveRun(tab: CdpTab, s: Subject, url: string, p: { x: number; y: number }, delayMs: number) {
-  await tab.navigate(url);
+  // The run before's Delete may commit after its wait on a loaded machine and cut this load short: once more.
+  await tab.navigate(url).catch((err: Error) => {
+    if (!/interrupted by another navigation/.test(err.message)) throw err;
+    return tab.navigate(url);
+  });
   const [, intended] = await Promise.all([tab.captureFull(), tab.evaluate<string | null>(s.rowAt(p))]);
   await sleep(delayMs);
   await tab.click(p.x, p.y);
