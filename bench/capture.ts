@@ -3,11 +3,14 @@
  * bare full-resolution CDP capture at DPR 2, Playwright MCP browser_take_screenshot {scale: css | device}
  * and chrome-devtools-mcp take_screenshot, on a near-blank and a text-heavy page, interleaved round by round.
  */
-import { DPR, VIEWPORT } from './cdp.js';
+import { TrueclickSession } from '../src/index.js';
+import { type CdpTab, DPR, VIEWPORT } from './cdp.js';
 import type { Ctx } from './context.js';
+import type { DevtoolsMcp, PlaywrightMcp } from './peers.js';
 import { type Check, emptySection, type Measure, type Section } from './results.js';
 import { interleaved, type Op, peerRounds, type Timed } from './rounds.js';
 import { fmtRatio } from './stats.js';
+import type { Trueclick } from './trueclick.js';
 
 export const PAGES = ['/blank', '/text'] as const;
 
@@ -38,17 +41,42 @@ export function ratioCheck(
 }
 
 export async function measureCapture(ctx: Ctx): Promise<Section> {
-  const out = emptySection();
-  const { opts } = ctx;
   const [tab, tc, pw, cdm] = await Promise.all([
     ctx.tab(),
     ctx.trueclick(),
     ctx.playwright(),
     ctx.devtools(),
   ]);
+  // The same screenshot in this process, with no MCP between: what of trueclick's time is the MCP hop (an
+  // image's base64 through JSON and the SDK's checks) and what is the capture itself.
+  const lib = new TrueclickSession({ deviceScaleFactor: DPR });
+  try {
+    return await measure(ctx, { tab, tc, pw, cdm, lib });
+  } finally {
+    await lib.close();
+  }
+}
+
+interface Subjects {
+  tab: CdpTab;
+  tc: Trueclick;
+  pw: PlaywrightMcp | null;
+  cdm: DevtoolsMcp | null;
+  lib: TrueclickSession;
+}
+
+async function measure(ctx: Ctx, { tab, tc, pw, cdm, lib }: Subjects): Promise<Section> {
+  const out = emptySection();
+  const { opts } = ctx;
   for (const path of PAGES) {
     const url = ctx.pages.url(path, { run: `capture${path.replace('/', '-')}` });
-    await Promise.all([tab.navigate(url), tc.navigate(url), pw?.navigate(url), cdm?.navigate(url)]);
+    await Promise.all([
+      tab.navigate(url),
+      tc.navigate(url),
+      pw?.navigate(url),
+      cdm?.navigate(url),
+      lib.navigate(url),
+    ]);
     // trueclick's own image size, so the scaled bare capture below is the same work Chromium does for it.
     const first = await tc.screenshot();
     const scale = first.frame.image.width / (VIEWPORT.width * DPR);
@@ -56,6 +84,14 @@ export async function measureCapture(ctx: Ctx): Promise<Section> {
       { key: 'cdp.full', run: () => tab.captureFull() },
       { key: 'cdp.scaled', run: () => tab.captureScaled(scale) },
       { key: 'trueclick', run: async () => (await tc.screenshot()).image },
+      {
+        key: 'trueclick.lib',
+        run: async () => {
+          const { frame, base64 } = await lib.screenshot();
+          const { width, height } = frame.geometry.image;
+          return { width, height, base64Bytes: base64.length };
+        },
+      },
     ];
     const peer = peerRounds(opts.quick);
     if (pw) {
@@ -71,6 +107,7 @@ export async function measureCapture(ctx: Ctx): Promise<Section> {
       'cdp.full': 'bare CDP Page.captureScreenshot png, full resolution (baseline)',
       'cdp.scaled': "bare CDP capture at trueclick's image size (clip + scale), reference",
       trueclick: 'trueclick browser_screenshot (MCP; frame + DOM snapshot)',
+      'trueclick.lib': "trueclick's library screenshot() in this process, no MCP (reference)",
       'pw.css': "Playwright MCP browser_take_screenshot {scale:'css'}",
       'pw.device': "Playwright MCP browser_take_screenshot {scale:'device'}",
       cdm: 'chrome-devtools-mcp take_screenshot',
