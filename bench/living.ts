@@ -254,10 +254,8 @@ const RECORD_MS = 300;
  * Waits until the server recorded an action for the run, or RECORD_MS: a click that acted is counted as
  * soon as its request arrived; one that did nothing waits the whole time, so a late action still counts.
  */
-async function recorded(srv: FixtureServer, run: string): Promise<void> {
-  const until = performance.now() + RECORD_MS;
-  while (srv.actions({ run }).length === 0 && performance.now() < until) await sleep(20);
-}
+const recorded = (srv: FixtureServer, run: string) =>
+  srv.waitForActions(1, { run, timeoutMs: RECORD_MS }).catch(() => []);
 
 const move = (page: Page, name: string) =>
   page.evaluate((n) => (window as unknown as { rw: Record<string, () => Promise<unknown>> }).rw[n]?.(), name);

@@ -4,12 +4,13 @@
  * a bare capture of the same image size, and the memory each kept frame holds.
  */
 import { TrueclickSession } from '../src/index.js';
+import { ratioCheck } from './capture.js';
 import type { Ctx } from './context.js';
 import { runLoad } from './load-run.js';
 import { heldMB } from './memory.js';
 import { type Check, emptySection, type Section } from './results.js';
-import { interleaved } from './rounds.js';
-import { fmtRatio, summarize } from './stats.js';
+import { interleaved, type Timed } from './rounds.js';
+import { fmtRatio, type Summary, summarize } from './stats.js';
 
 /**
  * /many controls for about 1k, 10k and 50k elements (a cell and its control, a label for every fourth), and
@@ -157,16 +158,18 @@ export async function measurePageSize(ctx: Ctx): Promise<Section> {
         summary: readySummary,
         note: bare ? `${fmtRatio(readySummary.median / bare.summary.median)} bare capture` : '',
       });
-      const ratio = bare ? mine.median / bare.summary.median : Number.NaN;
+      const against = 'bare capture of the same image size';
+      const timed = (ms: number[], summary: Summary): Timed => ({ ms, last: undefined, summary });
       const checks: Check[] = [
-        {
-          key: `${key}:bare`,
-          thing: `screenshot on ${elements} elements`,
-          measured: Number.isFinite(ratio) ? `${fmtRatio(ratio)} bare capture` : '—',
-          value: ratio,
-          target: '≤ 1.5× bare capture of the same image size',
-          met: Number.isFinite(ratio) ? ratio <= 1.5 : null,
-        },
+        ratioCheck(
+          `${key}:bare`,
+          `screenshot on ${elements} elements`,
+          timed(answer.slice(WARMUP), mine),
+          bare,
+          against,
+          1.5,
+          false,
+        ),
         {
           key: `${key}:memory`,
           thing: `memory per kept frame on ${elements} elements`,
@@ -176,17 +179,18 @@ export async function measurePageSize(ctx: Ctx): Promise<Section> {
           met: perFrame <= 5,
         },
       ];
-      if ('ready' in size) {
-        const r = bare ? readySummary.median / bare.summary.median : Number.NaN;
-        checks.push({
-          key: `${key}:ready`,
-          thing: `until a click can be checked against the frame, ${elements} elements`,
-          measured: Number.isFinite(r) ? `${fmtRatio(r)} bare capture` : '—',
-          value: r,
-          target: `≤ ${size.ready}× bare capture of the same image size`,
-          met: Number.isFinite(r) ? r <= size.ready : null,
-        });
-      }
+      if ('ready' in size)
+        checks.push(
+          ratioCheck(
+            `${key}:ready`,
+            `until a click can be checked against the frame, ${elements} elements`,
+            timed(ready.slice(WARMUP), readySummary),
+            bare,
+            against,
+            size.ready,
+            false,
+          ),
+        );
       out.checks.push(...checks);
     }
   } finally {
