@@ -10,7 +10,10 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import type { UrlClickResult } from '../../src/cli/matrix/url-run.js';
 import { readRecords, writeReport } from '../../src/cli/report.js';
 import { sessionsIn } from '../../src/trace/trace.js';
@@ -185,6 +188,91 @@ describe('trueclick matrix --url', () => {
     assert.match(row('#row-TCK-7739 sl-button.open'), /100% \(8\/8\)/);
     assert.match(row('#row-TCK-7741 sl-checkbox.pick'), /100% \(8\/8\)/);
     assert.deepEqual(srv.actions({ run }), []);
+  });
+
+  // Found in CI: on a loaded machine Shoelace's chunks came after the targets were read, the upgraded
+  // components laid the row out anew, and every click went where the targets had been.
+  test('Shoelace from a slow CDN (each library file 1 s late): the targets are read once the components rendered', async (t) => {
+    const slow = await startFixtureServer({ libDelayMs: 1000 });
+    t.after(() => slow.close());
+    const run = 'url-shoelace-slow';
+    const url = slow.url('/rw/components', { run });
+    const targets = ['#row-TCK-7739 sl-button.open', '#row-TCK-7741 sl-checkbox.pick'];
+    const r = await cli([
+      '--url',
+      url,
+      ...targets.flatMap((x) => ['--target', x]),
+      '--dpr',
+      '1',
+      '--sources',
+      'emulated',
+      '--scrollbars',
+      'hidden',
+      '--downscales',
+      'none',
+      '--presets',
+      'claude',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+    const json = JSON.parse(r.out) as { misses: number; results: UrlClickResult[] };
+    // The truth: the boxes once the page itself says its components rendered (rw.ready).
+    const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    t.after(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready, null, {
+      timeout: 60_000,
+    });
+    const boxes = await page.evaluate(
+      (sel) =>
+        sel.map((s) => {
+          const b = (document.querySelector(s) as Element).getBoundingClientRect();
+          return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+        }),
+      targets,
+    );
+    assert.deepEqual(
+      json.results.map((x) => x.box),
+      boxes,
+    );
+    assert.equal(json.misses, 0, JSON.stringify(json.results));
+    assert.deepEqual(slow.actions({ run }), []);
+  });
+
+  test('a target that never holds still (rows re-placed every 50 ms) is reported as moving, not as misses; the still one beside it is clicked', async () => {
+    const run = 'url-moving';
+    const r = await cli([
+      '--url',
+      srv.url('/race', { every: 50, mode: 'style', run }),
+      '--target',
+      '#race-3',
+      '--target',
+      '#info',
+      '--dpr',
+      '1',
+      '--sources',
+      'emulated',
+      '--scrollbars',
+      'hidden',
+      '--downscales',
+      'none',
+      '--presets',
+      'claude,gemini',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+    const json = JSON.parse(r.out) as { misses: number; results: UrlClickResult[] };
+    const of = (t: string) => json.results.filter((x) => x.cell.target === t);
+    assert.equal(of('#race-3').length, 2);
+    for (const x of of('#race-3'))
+      assert.match(x.unclickable ?? '', /^moving \(its box moved during the run: CSS /);
+    assert.equal(of('#info').length, 2);
+    assert.ok(
+      of('#info').every((x) => x.trueclick?.hit),
+      JSON.stringify(of('#info')),
+    );
+    assert.equal(json.misses, 0);
   });
 
   test('--storage-state: the page is loaded with the login it holds', async () => {

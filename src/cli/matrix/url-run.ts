@@ -62,6 +62,93 @@ export interface UrlMatrixRun {
 
 /** How long after load the page is left to settle before its targets are judged. */
 const SETTLE_MS = 500;
+/**
+ * How long the page may keep the network busy after load (a single-page app fetching its data, a component
+ * library loading its chunks) before its targets are read anyway: a page that polls never goes quiet.
+ */
+const QUIET_MS = 15_000;
+/** Readings of a world: a run in which a target moved is thrown away and clicked again, this many times in all. */
+const READINGS = 3;
+
+type Shot = { session: TrueclickSession; shot: Screenshot; image: Size };
+type Reading = Awaited<ReturnType<typeof readTargets>>;
+
+/** The targets as the frames will show them: the mouse in a corner (no hover state), after two frames. */
+async function restAndRead(sessions: { sent: TrueclickSession }, count: number): Promise<Reading> {
+  const driver = await sessions.sent.driver();
+  await driver.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 0, y: 0, button: 'none' });
+  await driver.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return readTargets(driver.page, count);
+}
+
+const boxText = (b: CssBox) =>
+  `(${Math.round(b.left)}, ${Math.round(b.top)}) ${Math.round(b.right - b.left)}×${Math.round(b.bottom - b.top)}`;
+
+/** Why each target's reading no longer holds (its box moved, it went away), by target index. */
+function movedSince(was: Reading, now: Reading): Map<number, string> {
+  const moved = new Map<number, string>();
+  for (const [i, a] of was.states.entries()) {
+    const b = now.states[i];
+    if (!a || a.unclickable) continue;
+    if (!b) moved.set(i, 'it went away during the run');
+    else if (JSON.stringify(a.box) !== JSON.stringify(b.box))
+      moved.set(i, `its box moved during the run: CSS ${boxText(a.box)} → ${boxText(b.box)}`);
+  }
+  return moved;
+}
+
+/** One reading of a world: its targets, a frame per session, every cell clicked; results kept, not emitted. */
+async function clickReading(
+  cfg: BrowserConfig,
+  scroll: Scroll,
+  spec: UrlMatrixSpec,
+  sessions: { sent: TrueclickSession; full: TrueclickSession },
+  reading: Reading,
+  seen: { n: number },
+): Promise<Array<{ target: number; result: UrlClickResult }>> {
+  const { states, world } = reading;
+  const page = (await sessions.sent.driver()).page;
+  const shots = new Map<Downscale, Shot>();
+  for (const d of spec.downscales) {
+    const session = fromFullResolution(d) ? sessions.full : sessions.sent;
+    const have = [...shots.values()].find((s) => s.session === session);
+    if (have) shots.set(d, have);
+    else {
+      const shot = await session.screenshot();
+      shots.set(d, { session, shot, image: shot.frame.geometry.image });
+    }
+  }
+  const out: Array<{ target: number; result: UrlClickResult }> = [];
+  for (const downscale of spec.downscales) {
+    const s = shots.get(downscale) as Shot;
+    for (const preset of spec.presets) {
+      for (const [i, target] of spec.targets.entries()) {
+        const cell: UrlCell = { ...cfg, scroll, downscale, preset, target };
+        const state = states[i];
+        if (!state) out.push({ target: i, result: { cell, box: null, unclickable: 'no element matches' } });
+        else if (state.unclickable)
+          out.push({ target: i, result: { cell, box: state.box, unclickable: state.unclickable } });
+        else {
+          const got = await groundCell({
+            page,
+            tc: s.session,
+            shot: s.shot,
+            image: s.image,
+            world,
+            box: state.box,
+            preset,
+            downscale,
+            target: i,
+            seen,
+            naive: spec.naive,
+          });
+          out.push({ target: i, result: { cell, box: state.box, ...got } });
+        }
+      }
+    }
+  }
+  return out;
+}
 
 async function runWorld(
   cfg: BrowserConfig,
@@ -70,60 +157,30 @@ async function runWorld(
   sessions: { sent: TrueclickSession; full: TrueclickSession },
   emit: (r: UrlClickResult) => void,
 ): Promise<void> {
-  const { sent, full } = sessions;
-  await sent.navigate(spec.url);
-  const driver = await sent.driver();
-  const page = driver.page;
+  await sessions.sent.navigate(spec.url);
+  const page = (await sessions.sent.driver()).page;
+  // Components that load their code after the load event (Shoelace's autoloader from a CDN) lay the page out
+  // anew when it arrives: the targets are read once the network went quiet.
+  await page.waitForLoadState('networkidle', { timeout: QUIET_MS }).catch(() => {});
   // Cookie banners and toasts often show a moment after load: the targets are judged once they are up.
   await page.waitForTimeout(SETTLE_MS);
   await recordTargets(page, spec.targets);
   if (scroll === 'scrolled') await page.evaluate((y) => window.scrollTo(0, y), SCROLL_BY);
-  // The mouse rests in a corner, so no target shows its hover state in the frames.
-  await driver.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 0, y: 0, button: 'none' });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const { states, world } = await readTargets(page, spec.targets.length);
-  const shots = new Map<Downscale, { session: TrueclickSession; shot: Screenshot; image: Size }>();
-  for (const d of spec.downscales) {
-    const session = fromFullResolution(d) ? full : sent;
-    const have = [...shots.values()].find((s) => s.session === session);
-    if (have) shots.set(d, have);
-    else {
-      const shot = await session.screenshot();
-      shots.set(d, { session, shot, image: shot.frame.geometry.image });
-    }
-  }
   const seen = { n: 0 };
-  for (const downscale of spec.downscales) {
-    const s = shots.get(downscale) as NonNullable<ReturnType<typeof shots.get>>;
-    for (const preset of spec.presets) {
-      for (const [i, target] of spec.targets.entries()) {
-        const cell: UrlCell = { ...cfg, scroll, downscale, preset, target };
-        const state = states[i];
-        if (!state) {
-          emit({ cell, box: null, unclickable: 'no element matches' });
-          continue;
-        }
-        if (state.unclickable) {
-          emit({ cell, box: state.box, unclickable: state.unclickable });
-          continue;
-        }
-        const got = await groundCell({
-          page,
-          tc: s.session,
-          shot: s.shot,
-          image: s.image,
-          world,
-          box: state.box,
-          preset,
-          downscale,
-          target: i,
-          seen,
-          naive: spec.naive,
-        });
-        const result: UrlClickResult = { cell, box: state.box, ...got };
-        emit(result);
-      }
+  for (let n = 1; ; n++) {
+    const reading = await restAndRead(sessions, spec.targets.length);
+    const results = await clickReading(cfg, scroll, spec, sessions, reading, seen);
+    // The truth of a cell is the box its frame showed: a target that moved during the run has no truth.
+    const moved = movedSince(reading, await restAndRead(sessions, spec.targets.length));
+    if (moved.size > 0 && n < READINGS) {
+      await page.waitForTimeout(SETTLE_MS);
+      continue;
     }
+    for (const { target, result: r } of results) {
+      const why = moved.get(target);
+      emit(why ? { cell: r.cell, box: r.box, unclickable: `moving (${why}, ${READINGS} runs)` } : r);
+    }
+    return;
   }
 }
 
