@@ -15,7 +15,7 @@ import type { TrueclickSession } from './actions/session/session.js';
 import type { PresetName } from './geometry/index.js';
 import { type CellOutcome, type Downscale, groundCell } from './grounding/cell.js';
 import { fromFullResolution } from './grounding/oracle.js';
-import { readTargets, recordTargets } from './grounding/page.js';
+import { movingReason, recordTargets, settle, steadyRun } from './grounding/page.js';
 import { trueclickForPage } from './playwright.js';
 
 export type { Downscale } from './grounding/cell.js';
@@ -68,33 +68,42 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
     try {
       const page = await context.newPage();
       await page.goto(o.url);
+      await settle(page);
       if (o.prepare) await o.prepare(page);
       await recordTargets(page, o.targets);
-      tc = await trueclickForPage(page, fromFullResolution(downscale) ? { maxImageEdge: 0 } : {});
-      const { states, world } = await readTargets(page, o.targets.length);
-      const shot = await tc.screenshot();
-      const image = shot.frame.geometry.image;
+      const session = await trueclickForPage(page, fromFullResolution(downscale) ? { maxImageEdge: 0 } : {});
+      tc = session;
       const seen = { n: 0 };
-      for (const [i, target] of o.targets.entries()) {
-        const state = states[i];
-        if (!state || state.unclickable) {
-          out.push({ dpr, target, hit: false, unclickable: state?.unclickable ?? 'no element matches' });
-          continue;
+      const { out: got, moved } = await steadyRun(page, o.targets.length, async ({ states, world }) => {
+        const shot = await session.screenshot();
+        const image = shot.frame.geometry.image;
+        const cells: GroundingResult[] = [];
+        for (const [i, target] of o.targets.entries()) {
+          const state = states[i];
+          if (!state || state.unclickable) {
+            cells.push({ dpr, target, hit: false, unclickable: state?.unclickable ?? 'no element matches' });
+            continue;
+          }
+          const cell = await groundCell({
+            page,
+            tc: session,
+            shot,
+            image,
+            world,
+            box: state.box,
+            preset: o.model,
+            downscale,
+            target: i,
+            seen,
+            naive: false,
+          });
+          cells.push({ dpr, target, hit: cell.trueclick.hit, ...cell });
         }
-        const got = await groundCell({
-          page,
-          tc,
-          shot,
-          image,
-          world,
-          box: state.box,
-          preset: o.model,
-          downscale,
-          target: i,
-          seen,
-          naive: false,
-        });
-        out.push({ dpr, target, hit: got.trueclick.hit, ...got });
+        return cells;
+      });
+      for (const [i, r] of got.entries()) {
+        const why = moved.get(i);
+        out.push(why ? { dpr, target: r.target, hit: false, unclickable: movingReason(why) } : r);
       }
     } finally {
       await tc?.close().catch(() => {});

@@ -203,10 +203,15 @@ export async function recordTargets(page: Page, targets: string[]): Promise<void
 }
 
 /** Each recorded target's state now, and the page's viewport, scroll and devicePixelRatio (the oracle's truth). */
-export async function readTargets(
-  page: Page,
-  count: number,
-): Promise<{ states: Array<TargetState | null>; world: World }> {
+export interface Reading {
+  states: Array<TargetState | null>;
+  world: World;
+}
+
+/** The targets as a frame will show them: the mouse in a corner (no hover state), after two frames. */
+export async function readTargets(page: Page, count: number): Promise<Reading> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const states = await targetStates(page, count);
   const world = await page.evaluate(() => ({
     w: innerWidth,
@@ -217,3 +222,62 @@ export async function readTargets(
   }));
   return { states, world };
 }
+
+/** How long after load the page is left to settle before its targets are judged. */
+export const SETTLE_MS = 500;
+/**
+ * How long the page may keep the network busy after load (a single-page app fetching its data, a component
+ * library loading its chunks) before its targets are read anyway: a page that polls never goes quiet.
+ */
+export const QUIET_MS = 15_000;
+
+/**
+ * Waits for the page to come to rest after its load: components that load their code after the load event
+ * (Shoelace's autoloader from a CDN) lay the page out anew when it arrives, and cookie banners and toasts
+ * come up a moment later.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: QUIET_MS }).catch(() => {});
+  await page.waitForTimeout(SETTLE_MS);
+}
+
+/** Readings of a world: a run in which a target moved is thrown away and clicked again, this many times in all. */
+export const READINGS = 3;
+
+const boxText = (b: CssBox) =>
+  `(${Math.round(b.left)}, ${Math.round(b.top)}) ${Math.round(b.right - b.left)}×${Math.round(b.bottom - b.top)}`;
+
+/** Why each target's reading no longer holds (its box moved, it went away), by target index. */
+function movedSince(was: Reading, now: Reading): Map<number, string> {
+  const moved = new Map<number, string>();
+  for (const [i, a] of was.states.entries()) {
+    const b = now.states[i];
+    if (!a || a.unclickable) continue;
+    if (!b) moved.set(i, 'it went away during the run');
+    else if (JSON.stringify(a.box) !== JSON.stringify(b.box))
+      moved.set(i, `its box moved during the run: CSS ${boxText(a.box)} → ${boxText(b.box)}`);
+  }
+  return moved;
+}
+
+/**
+ * Reads the targets, runs `click` on that reading (a screenshot and its cells), and reads them again: the truth
+ * of a cell is the box its frame showed, so a run in which a target moved is thrown away and run anew, up to
+ * READINGS times. `moved` holds why, for the targets that still moved in the last run.
+ */
+export async function steadyRun<T>(
+  page: Page,
+  count: number,
+  click: (reading: Reading) => Promise<T>,
+): Promise<{ out: T; moved: Map<number, string> }> {
+  for (let n = 1; ; n++) {
+    const reading = await readTargets(page, count);
+    const out = await click(reading);
+    const moved = movedSince(reading, await readTargets(page, count));
+    if (moved.size === 0 || n === READINGS) return { out, moved };
+    await page.waitForTimeout(SETTLE_MS);
+  }
+}
+
+/** The reason a target that kept moving is reported with instead of its cells' clicks. */
+export const movingReason = (why: string) => `moving (${why}, ${READINGS} runs)`;

@@ -10,7 +10,7 @@ import { type Screenshot, type SessionOptions, TrueclickSession } from '../../ac
 import { openBrowser } from '../../browser/plumbing/launch.js';
 import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
 import { groundCell, type NaiveOutcome } from '../../grounding/cell.js';
-import { readTargets, recordTargets } from '../../grounding/page.js';
+import { movingReason, type Reading, recordTargets, settle, steadyRun } from '../../grounding/page.js';
 import {
   type BrowserConfig,
   configsOf,
@@ -60,42 +60,7 @@ export interface UrlMatrixRun {
   ms: number;
 }
 
-/** How long after load the page is left to settle before its targets are judged. */
-const SETTLE_MS = 500;
-/**
- * How long the page may keep the network busy after load (a single-page app fetching its data, a component
- * library loading its chunks) before its targets are read anyway: a page that polls never goes quiet.
- */
-const QUIET_MS = 15_000;
-/** Readings of a world: a run in which a target moved is thrown away and clicked again, this many times in all. */
-const READINGS = 3;
-
 type Shot = { session: TrueclickSession; shot: Screenshot; image: Size };
-type Reading = Awaited<ReturnType<typeof readTargets>>;
-
-/** The targets as the frames will show them: the mouse in a corner (no hover state), after two frames. */
-async function restAndRead(sessions: { sent: TrueclickSession }, count: number): Promise<Reading> {
-  const driver = await sessions.sent.driver();
-  await driver.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 0, y: 0, button: 'none' });
-  await driver.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return readTargets(driver.page, count);
-}
-
-const boxText = (b: CssBox) =>
-  `(${Math.round(b.left)}, ${Math.round(b.top)}) ${Math.round(b.right - b.left)}×${Math.round(b.bottom - b.top)}`;
-
-/** Why each target's reading no longer holds (its box moved, it went away), by target index. */
-function movedSince(was: Reading, now: Reading): Map<number, string> {
-  const moved = new Map<number, string>();
-  for (const [i, a] of was.states.entries()) {
-    const b = now.states[i];
-    if (!a || a.unclickable) continue;
-    if (!b) moved.set(i, 'it went away during the run');
-    else if (JSON.stringify(a.box) !== JSON.stringify(b.box))
-      moved.set(i, `its box moved during the run: CSS ${boxText(a.box)} → ${boxText(b.box)}`);
-  }
-  return moved;
-}
 
 /** One reading of a world: its targets, a frame per session, every cell clicked; results kept, not emitted. */
 async function clickReading(
@@ -159,28 +124,16 @@ async function runWorld(
 ): Promise<void> {
   await sessions.sent.navigate(spec.url);
   const page = (await sessions.sent.driver()).page;
-  // Components that load their code after the load event (Shoelace's autoloader from a CDN) lay the page out
-  // anew when it arrives: the targets are read once the network went quiet.
-  await page.waitForLoadState('networkidle', { timeout: QUIET_MS }).catch(() => {});
-  // Cookie banners and toasts often show a moment after load: the targets are judged once they are up.
-  await page.waitForTimeout(SETTLE_MS);
+  await settle(page);
   await recordTargets(page, spec.targets);
   if (scroll === 'scrolled') await page.evaluate((y) => window.scrollTo(0, y), SCROLL_BY);
   const seen = { n: 0 };
-  for (let n = 1; ; n++) {
-    const reading = await restAndRead(sessions, spec.targets.length);
-    const results = await clickReading(cfg, scroll, spec, sessions, reading, seen);
-    // The truth of a cell is the box its frame showed: a target that moved during the run has no truth.
-    const moved = movedSince(reading, await restAndRead(sessions, spec.targets.length));
-    if (moved.size > 0 && n < READINGS) {
-      await page.waitForTimeout(SETTLE_MS);
-      continue;
-    }
-    for (const { target, result: r } of results) {
-      const why = moved.get(target);
-      emit(why ? { cell: r.cell, box: r.box, unclickable: `moving (${why}, ${READINGS} runs)` } : r);
-    }
-    return;
+  const { out, moved } = await steadyRun(page, spec.targets.length, (reading) =>
+    clickReading(cfg, scroll, spec, sessions, reading, seen),
+  );
+  for (const { target, result: r } of out) {
+    const why = moved.get(target);
+    emit(why ? { cell: r.cell, box: r.box, unclickable: movingReason(why) } : r);
   }
 }
 
