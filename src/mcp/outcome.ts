@@ -57,7 +57,9 @@ export const dialogSchema = z
     defaultValue: z.string().optional().describe('The prompt’s default answer.'),
     url: z.string().optional().describe('The page that opened it.'),
   })
-  .describe('A JavaScript dialog this call opened; it waits for browser_handle_dialog.');
+  .describe(
+    'A JavaScript dialog open on the page (this call’s, or one still waiting); answer it with browser_handle_dialog.',
+  );
 
 export const newTabSchema = z
   .object({

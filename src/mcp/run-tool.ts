@@ -69,7 +69,12 @@ export async function runTool(
     // The person is asked first: the call answers input_required, not an error.
     if (err instanceof ApprovalPending) throw err;
     const frame = typeof args.frame === 'string' ? { frame: args.frame } : {};
+    // A refusal under a dialog (one the call's hover opened, or one still waiting) names it, as an OK does.
+    const dialog = session.dialog;
     const told = await session.explain(err);
-    return withNotice(session, errorResult(told, tool.undone, { ...tool.refusalShape, ...frame }));
+    return withNotice(
+      session,
+      errorResult(told, tool.undone, { ...tool.refusalShape, ...frame, ...(dialog ? { dialog } : {}) }),
+    );
   }
 }

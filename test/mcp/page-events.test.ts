@@ -52,6 +52,7 @@ describe('dialogs', () => {
     const blocked = await call('browser_screenshot');
     assert.equal(blocked.verdict, 'BLOCKED');
     assert.equal(blocked.error?.code, 'DIALOG_OPEN');
+    assert.deepEqual(blocked.dialog, s.dialog, 'the refusal names the dialog it waits on');
     assert.equal(ctx.srv.actions({ run }).length, 0, 'nothing happened while the dialog waited');
     const a = await call('browser_handle_dialog', { accept: true });
     assert.equal(a.verdict, 'OK', a.message);
@@ -85,6 +86,12 @@ describe('dialogs', () => {
     assert.equal(r.verdict, 'BLOCKED');
     assert.match(r.message, /an alert dialog \("Archived tickets leave the board"\); nothing was pressed/);
     assert.match(r.message, /browser_handle_dialog/);
+    assert.deepEqual(r.dialog, {
+      type: 'alert',
+      message: 'Archived tickets leave the board',
+      url: r.dialog?.url,
+    });
+    assert.match(r.dialog?.url ?? '', /\/rw\/dialogs/);
     const answered = await call('browser_handle_dialog', { accept: true });
     assert.equal(answered.verdict, 'OK', answered.message);
     assert.equal(ctx.srv.actions({ run }).length, 0, 'the press was not sent');
