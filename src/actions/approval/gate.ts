@@ -1,4 +1,4 @@
-import { release } from '../../browser/identity/hit-test.js';
+import { release } from '../../browser/identity/guard-end.js';
 import type { Attempt, Intent } from '../check/attempt.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';

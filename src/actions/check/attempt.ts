@@ -1,5 +1,6 @@
 import type { PressEffect } from '../../browser/identity/guard-effect.js';
-import type { GuardRecord, LiveFacts, TickingParts } from '../../browser/identity/hit-test.js';
+import type { GuardRecord } from '../../browser/identity/guard-end.js';
+import type { LiveFacts, TickingParts } from '../../browser/identity/hit-test.js';
 import type { Modifier, MouseButton } from '../../browser/plumbing/input.js';
 import type { SnapshotElement } from '../../browser/snapshot/snapshot.js';
 import type { PixelStage } from '../pixels/pixel-types.js';

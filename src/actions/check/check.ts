@@ -6,7 +6,8 @@ import {
   type ElementFacts,
   toHit,
 } from '../../browser/identity/element-facts.js';
-import { type LiveFacts, lookThrough, nodeNow } from '../../browser/identity/hit-test.js';
+import { nodeNow } from '../../browser/identity/frame-driver.js';
+import { type LiveFacts, lookThrough } from '../../browser/identity/hit-test.js';
 import { conventionFor, frameOrigin, toConvention } from '../../geometry/index.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';

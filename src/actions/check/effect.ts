@@ -1,5 +1,5 @@
 import type { PressEffect } from '../../browser/identity/guard-effect.js';
-import { readEffect } from '../../browser/identity/hit-test.js';
+import { readEffect } from '../../browser/identity/guard-end.js';
 import type { Attempt } from './attempt.js';
 import type { ClickReport, Effect } from './verdicts.js';
 

@@ -7,8 +7,8 @@ import {
   recordWord,
 } from '../../browser/identity/compare-facts.js';
 import type { ElementFacts } from '../../browser/identity/element-facts.js';
+import { frameDriver } from '../../browser/identity/frame-driver.js';
 import { mapBox } from '../../browser/identity/frame-place.js';
-import { frameDriver } from '../../browser/identity/hit-test.js';
 import type { Attempt } from './attempt.js';
 import { uniqueAtCapture } from './living.js';
 import { type ClickReport, fmt, fmtPoint, type Point } from './verdicts.js';

@@ -1,17 +1,17 @@
 import { sameElement } from '../../browser/identity/compare-facts.js';
 import { toHit } from '../../browser/identity/element-facts.js';
+import { frameDriver } from '../../browser/identity/frame-driver.js';
 import { toInner } from '../../browser/identity/frame-place.js';
+import { release } from '../../browser/identity/guard-end.js';
 import {
   type ArmOptions,
   armOn,
   firstLook,
-  frameDriver,
   type GuardEvent,
   inspectAndArm,
   type LiveFacts,
   lookThrough,
   rearm,
-  release,
   type TickingParts,
 } from '../../browser/identity/hit-test.js';
 import { pollUntil } from '../../browser/plumbing/errors.js';

@@ -1,5 +1,5 @@
 import { describeHit } from '../../browser/identity/element-facts.js';
-import { nodeNow } from '../../browser/identity/hit-test.js';
+import { nodeNow } from '../../browser/identity/frame-driver.js';
 import type { Modifier, MouseButton } from '../../browser/plumbing/input.js';
 import type { PageDriver } from '../../browser/plumbing/page-driver.js';
 import { frameOrigin, GeometryError, resolveRequest, type TargetRequest } from '../../geometry/index.js';

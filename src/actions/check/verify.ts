@@ -1,6 +1,7 @@
 import { describeSetAside } from '../../browser/identity/compare-facts.js';
 import { describeHit, type ElementFacts, toHit } from '../../browser/identity/element-facts.js';
-import { disarm, type GuardEvent, release } from '../../browser/identity/hit-test.js';
+import { disarm, release } from '../../browser/identity/guard-end.js';
+import type { GuardEvent } from '../../browser/identity/hit-test.js';
 import { pollUntil } from '../../browser/plumbing/errors.js';
 import type { NavigationRecord, PageDriver } from '../../browser/plumbing/page-driver.js';
 import { aDialog, PageEvents } from '../../browser/plumbing/page-events.js';

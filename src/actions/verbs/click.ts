@@ -1,4 +1,4 @@
-import { disarmAfterRelease, release } from '../../browser/identity/hit-test.js';
+import { disarmAfterRelease, release } from '../../browser/identity/guard-end.js';
 import { dispatchClick } from '../../browser/plumbing/input.js';
 import { type Approver, approvalGate } from '../approval/gate.js';
 import type { Attempt, Intent } from '../check/attempt.js';

@@ -1,5 +1,6 @@
 import { describeHit, toHit } from '../../browser/identity/element-facts.js';
-import { inspectAndArm, release } from '../../browser/identity/hit-test.js';
+import { release } from '../../browser/identity/guard-end.js';
+import { inspectAndArm } from '../../browser/identity/hit-test.js';
 import { pollUntil } from '../../browser/plumbing/errors.js';
 import { currentScroll, dragTo, type Modifier, pressAt, releaseAt } from '../../browser/plumbing/input.js';
 import { aDialog } from '../../browser/plumbing/page-events.js';

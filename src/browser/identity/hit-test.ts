@@ -1,21 +1,14 @@
+// What is at a viewport point now: CDP's hit-test followed into the frame that holds the point, the page's
+// own look beside it, and the in-flight guard armed on the element found (its end is guard-end.ts).
 import { BrowserError } from '../plumbing/errors.js';
-import type { GuardEvent, PageDriver } from '../plumbing/page-driver.js';
+import type { PageDriver } from '../plumbing/page-driver.js';
 import type { ElementFacts } from './element-facts.js';
-import {
-  compose,
-  type FramePlace,
-  isTranslation,
-  mapBox,
-  placeAt,
-  placeFromBoxModel,
-  toInner,
-} from './frame-place.js';
-import type { PressEffect } from './guard-effect.js';
+import { contentPlace, shiftRects } from './frame-driver.js';
+import { compose, type FramePlace, isTranslation, placeAt, toInner } from './frame-place.js';
 import { CANONICAL, INSPECT_AND_ARM, rearmExpression } from './guard-script.js';
+import { remoteFrame } from './remote-frames.js';
 
 export type { GuardEvent } from '../plumbing/page-driver.js';
-
-import { remoteFrame, remoteFrames } from './remote-frames.js';
 
 type Point = { x: number; y: number };
 
@@ -52,12 +45,6 @@ const noNode = (err: unknown) =>
   err instanceof BrowserError &&
   err.code === 'CDP_ERROR' &&
   /No node (found|with given id)|not found/i.test(err.message);
-
-/** Where an iframe element's content sits in the viewport of the session that holds it (through its transform). */
-async function contentPlace(driver: PageDriver, ownerBackendNodeId: number): Promise<FramePlace> {
-  const { model } = await driver.send('DOM.getBoxModel', { backendNodeId: ownerBackendNodeId });
-  return placeFromBoxModel(model);
-}
 
 /**
  * Hit-tests a viewport point with CDP (no page-world script, so a CSP-strict page works) and follows it
@@ -319,123 +306,4 @@ export async function rearm(
   const expression = rearmExpression(seen.token, args, afterMove ? seen.moves : undefined);
   const facts = await at.driver.evaluate<ReadFacts | null>(expression, at.frameId, afterMove);
   return facts ? liveFacts(facts, { ...at, local: point }, token) : null;
-}
-
-function shiftRects(f: Omit<ElementFacts, 'backendNodeId'>, place: FramePlace): void {
-  if (isTranslation(place) && place.origin.x === 0 && place.origin.y === 0) return;
-  if (f.rect) f.rect = mapBox(place, f.rect);
-  if (f.actionable?.rect) f.actionable.rect = mapBox(place, f.actionable.rect);
-}
-
-export interface GuardRecord {
-  armedAt: number;
-  events: GuardEvent[];
-  /** The press's effect, when asked for with the disarm (readEffect's answer, null when none was recorded). */
-  effect?: PressEffect | null;
-}
-
-/**
- * Stops the guard of one arming, reading the press's effect in the same call when asked. Null when its
- * document is gone (the click navigated it away).
- */
-export async function disarm(
-  at: LiveTarget,
-  token?: string,
-  withEffect = false,
-): Promise<GuardRecord | null> {
-  const t = token === undefined ? 'undefined' : JSON.stringify(token);
-  return at.driver.evaluate<GuardRecord | null>(`window.__trueclick.disarm(${t}, ${withEffect})`, at.frameId);
-}
-
-/**
- * Stops the guard of one arming once the page has handled the click's last release, reading the press's
- * effect in the same call: sent with the press, it answers about when the release's acknowledgement does.
- * Null when the release did not come in time (or the guard is armed for another action).
- */
-export function disarmAfterRelease(
-  at: LiveTarget,
-  token: string,
-  releases: number,
-): Promise<GuardRecord | null> {
-  return at.driver.evaluate<GuardRecord | null>(
-    `window.__trueclick.disarmAfter(${JSON.stringify(token)}, ${releases})`,
-    at.frameId,
-    true,
-  );
-}
-
-/**
- * Reads (and ends) the press's effect once the click was acknowledged: the page's handlers, their microtasks
- * (Vue, React's discrete updates) and the browser's default action (a checkbox, a details) have run by then,
- * and reading costs one call, not a frame.
- */
-export async function readEffect(at: LiveTarget): Promise<PressEffect | null> {
-  return at.driver.evaluate<PressEffect | null>('window.__trueclick.effect()', at.frameId);
-}
-
-/** Ends one arming whatever happened: stops collecting its events and disarms the guard (if still its own). */
-export async function release(live: LiveFacts): Promise<void> {
-  live.at.driver.unwatchGuard(live.token);
-  await disarm(live.at, live.token).catch(() => null);
-}
-
-/** Whether a node captured earlier is still in the document (and where it is now, CSS viewport px). */
-export async function nodeNow(
-  driver: PageDriver,
-  backendNodeId: number,
-  frame?: string,
-): Promise<(Omit<ElementFacts, 'backendNodeId'> & { connected: boolean }) | null> {
-  try {
-    const where = await frameDriver(driver, frame);
-    if (!where) return null;
-    const executionContextId = await where.driver.isolatedWorld(where.frameId);
-    const { object } = await where.driver.send('DOM.resolveNode', { backendNodeId, executionContextId });
-    if (!object.objectId) return null;
-    const r = await where.driver.send('Runtime.callFunctionOn', {
-      objectId: object.objectId,
-      functionDeclaration:
-        'function () { const f = window.__trueclick.facts(this); f.connected = this.isConnected; return f; }',
-      returnByValue: true,
-    });
-    void where.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-    if (r.exceptionDetails) return null;
-    const f = r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean };
-    shiftRects(f, where.place);
-    if (frame) f.frame = frame;
-    return f;
-  } catch {
-    return null;
-  }
-}
-
-/** The session and frame that hold a frame id ('' or undefined: the page), and its origin in the page's viewport. */
-export async function frameDriver(
-  driver: PageDriver,
-  frame: string | undefined,
-): Promise<{ driver: PageDriver; frameId: string; place: FramePlace } | null> {
-  if (!frame || frame === driver.mainFrameId)
-    return { driver, frameId: driver.mainFrameId, place: placeAt(0, 0) };
-  const remotes = await remoteFrames(driver);
-  // Where each session's viewport sits in the page's: through the chain of <iframe>s that hold it.
-  const placeOf = async (d: PageDriver, depth = 0): Promise<FramePlace | null> => {
-    if (d === driver) return placeAt(0, 0);
-    const r = remotes.find((x) => x.driver === d);
-    if (!r || depth > 8) return null;
-    const outer = await placeOf(r.holder, depth + 1);
-    return outer && compose(outer, await contentPlace(r.holder, r.ownerBackendNodeId));
-  };
-  const own = remotes.find((r) => r.frameId === frame);
-  if (own) {
-    const place = await placeOf(own.driver);
-    return place && { driver: own.driver, frameId: frame, place };
-  }
-  // A same-process frame of the page, or of a cross-site frame: the session holding it also holds its <iframe>.
-  for (const d of [driver, ...remotes.map((r) => r.driver)]) {
-    const owner = await d.send('DOM.getFrameOwner', { frameId: frame }).catch(() => null);
-    if (!owner) continue;
-    const outer = await placeOf(d);
-    if (!outer) continue;
-    return { driver: d, frameId: frame, place: compose(outer, await contentPlace(d, owner.backendNodeId)) };
-  }
-  return null;
 }
