@@ -247,6 +247,16 @@ export const READINGS = 3;
 const boxText = (b: CssBox) =>
   `(${Math.round(b.left)}, ${Math.round(b.top)}) ${Math.round(b.right - b.left)}×${Math.round(b.bottom - b.top)}`;
 
+/** How far (CSS px) an edge may move and the reading still hold: a text beside it ticked a digit narrower. */
+const BOX_SLACK = 1;
+const sameBox = (a: CssBox, b: CssBox) =>
+  Math.max(
+    Math.abs(a.left - b.left),
+    Math.abs(a.top - b.top),
+    Math.abs(a.right - b.right),
+    Math.abs(a.bottom - b.bottom),
+  ) <= BOX_SLACK;
+
 /** Why each target's reading no longer holds (its box moved, it went away), by target index. */
 function movedSince(was: Reading, now: Reading): Map<number, string> {
   const moved = new Map<number, string>();
@@ -254,7 +264,7 @@ function movedSince(was: Reading, now: Reading): Map<number, string> {
     const b = now.states[i];
     if (!a || a.unclickable) continue;
     if (!b) moved.set(i, 'it went away during the run');
-    else if (JSON.stringify(a.box) !== JSON.stringify(b.box))
+    else if (!sameBox(a.box, b.box))
       moved.set(i, `its box moved during the run: CSS ${boxText(a.box)} → ${boxText(b.box)}`);
   }
   return moved;
