@@ -15,7 +15,15 @@ import type { TrueclickSession } from './actions/session/session.js';
 import type { PresetName } from './geometry/index.js';
 import { type CellOutcome, type Downscale, groundCell } from './grounding/cell.js';
 import { fromFullResolution } from './grounding/oracle.js';
-import { movingReason, recordTargets, settle, steadyRun } from './grounding/page.js';
+import {
+  movingReason,
+  QUIET_AGAIN_MS,
+  QUIET_MS,
+  REBIND_MS,
+  recordTargets,
+  settle,
+  steadyRun,
+} from './grounding/page.js';
 import { trueclickForPage } from './playwright.js';
 
 export type { Downscale } from './grounding/cell.js';
@@ -59,6 +67,8 @@ const DEFAULT_DPRS = [1, 1.5, 2];
 export async function checkGrounding(o: GroundingOptions): Promise<GroundingResult[]> {
   const downscale = o.downscale ?? 'client-1568';
   const out: GroundingResult[] = [];
+  // A page that never goes quiet (it polls) is given the whole wait once, not at every devicePixelRatio.
+  let quietMs = QUIET_MS;
   for (const dpr of o.dprs ?? DEFAULT_DPRS) {
     const context = await o.browser.newContext({
       viewport: o.viewport ?? { width: 1280, height: 800 },
@@ -68,39 +78,59 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
     try {
       const page = await context.newPage();
       await page.goto(o.url);
-      await settle(page);
-      if (o.prepare) await o.prepare(page);
+      if (!(await settle(page, quietMs)).quiet) quietMs = QUIET_AGAIN_MS;
+      // The mouse rests in a corner once, before prepare: what prepare opens by hover stays open.
+      await page.mouse.move(0, 0);
+      if (o.prepare) {
+        await o.prepare(page);
+        // A prepare that logs in lands on another page, which must come to rest too.
+        await settle(page, QUIET_AGAIN_MS);
+      }
       await recordTargets(page, o.targets);
       const session = await trueclickForPage(page, fromFullResolution(downscale) ? { maxImageEdge: 0 } : {});
       tc = session;
       const seen = { n: 0 };
-      const { out: got, moved } = await steadyRun(page, o.targets.length, async ({ states, world }) => {
-        const shot = await session.screenshot();
-        const image = shot.frame.geometry.image;
-        const cells: GroundingResult[] = [];
-        for (const [i, target] of o.targets.entries()) {
-          const state = states[i];
-          if (!state || state.unclickable) {
-            cells.push({ dpr, target, hit: false, unclickable: state?.unclickable ?? 'no element matches' });
-            continue;
+      const steady = {
+        rest: !o.prepare,
+        again: () => recordTargets(page, o.targets, REBIND_MS),
+      };
+      const { out: got, moved } = await steadyRun(
+        page,
+        o.targets.length,
+        async ({ states, world }) => {
+          const shot = await session.screenshot();
+          const image = shot.frame.geometry.image;
+          const cells: GroundingResult[] = [];
+          for (const [i, target] of o.targets.entries()) {
+            const state = states[i];
+            if (!state || state.unclickable) {
+              cells.push({
+                dpr,
+                target,
+                hit: false,
+                unclickable: state?.unclickable ?? 'no element matches',
+              });
+              continue;
+            }
+            const cell = await groundCell({
+              page,
+              tc: session,
+              shot,
+              image,
+              world,
+              box: state.box,
+              preset: o.model,
+              downscale,
+              target: i,
+              seen,
+              naive: false,
+            });
+            cells.push({ dpr, target, hit: cell.trueclick.hit, ...cell });
           }
-          const cell = await groundCell({
-            page,
-            tc: session,
-            shot,
-            image,
-            world,
-            box: state.box,
-            preset: o.model,
-            downscale,
-            target: i,
-            seen,
-            naive: false,
-          });
-          cells.push({ dpr, target, hit: cell.trueclick.hit, ...cell });
-        }
-        return cells;
-      });
+          return cells;
+        },
+        steady,
+      );
       for (const [i, r] of got.entries()) {
         const why = moved.get(i);
         out.push(why ? { dpr, target: r.target, hit: false, unclickable: movingReason(why) } : r);

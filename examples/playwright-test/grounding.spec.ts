@@ -42,3 +42,18 @@ test('Gemini and Qwen2.5-VL answers, with the toast up: the covered button is re
     expect(byTarget['#export']?.unclickable).toMatch(/^covered by .*toast/);
   }
 });
+
+test('a row menu that opens on hover (Tippy.js): prepare hovers "More", and the menu’s link is reached', async ({
+  browser,
+}) => {
+  const results = await expectGrounded({
+    browser,
+    url: app.url('/rw/hover'),
+    targets: ['.row-menu .archive'],
+    model: 'claude',
+    dprs: [2],
+    // The menu is in the document only while the pointer is over "More" or the menu.
+    prepare: (page) => page.hover('.hover-row >> nth=1 >> .more'),
+  });
+  expect(results).toHaveLength(1);
+});

@@ -194,9 +194,15 @@ export function onScrollbar(page: Page, p: XY): Promise<boolean> {
 /** How long a page may take to render its targets after load (a single-page app fetching its data). */
 export const TARGET_WAIT_MS = 10_000;
 
-/** Finds the targets (a page gets TARGET_WAIT_MS to render them) and installs the recorder on them. */
-export async function recordTargets(page: Page, targets: string[]): Promise<void> {
-  const deadline = Date.now() + TARGET_WAIT_MS;
+/** How long targets are looked for again before a run is redone (a node the page replaced). */
+export const REBIND_MS = 2000;
+
+/**
+ * Finds the targets (a page gets `waitMs` to render them) and installs the recorder on them; called again,
+ * it points the recorder at the elements the selectors find now.
+ */
+export async function recordTargets(page: Page, targets: string[], waitMs = TARGET_WAIT_MS): Promise<void> {
+  const deadline = Date.now() + waitMs;
   const located: Array<Locator | null> = [];
   for (const t of targets) located.push(await locate(page, t, deadline));
   await installRecorder(page, located);
@@ -208,9 +214,12 @@ export interface Reading {
   world: World;
 }
 
-/** The targets as a frame will show them: the mouse in a corner (no hover state), after two frames. */
-export async function readTargets(page: Page, count: number): Promise<Reading> {
-  await page.mouse.move(0, 0);
+/**
+ * The targets as a frame will show them, after two frames; `rest` first moves the mouse to a corner (no hover
+ * state), off when the caller opened something by hover.
+ */
+export async function readTargets(page: Page, count: number, rest = true): Promise<Reading> {
+  if (rest) await page.mouse.move(0, 0);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const states = await targetStates(page, count);
   const world = await page.evaluate(() => ({
@@ -236,10 +245,20 @@ export const QUIET_MS = 15_000;
  * (Shoelace's autoloader from a CDN) lay the page out anew when it arrives, and cookie banners and toasts
  * come up a moment later.
  */
-export async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle', { timeout: QUIET_MS }).catch(() => {});
+export async function settle(page: Page, quietMs = QUIET_MS): Promise<{ quiet: boolean }> {
+  const quiet = await page
+    .waitForLoadState('networkidle', { timeout: quietMs })
+    .then(() => true)
+    .catch(() => false);
   await page.waitForTimeout(SETTLE_MS);
+  return { quiet };
 }
+
+/**
+ * The wait for quiet after a page that never went quiet (it polls, streams, keeps a socket busy): the next
+ * load of the same URL is not given the whole QUIET_MS again.
+ */
+export const QUIET_AGAIN_MS = 2000;
 
 /** Readings of a world: a run in which a target moved is thrown away and clicked again, this many times in all. */
 export const READINGS = 3;
@@ -264,28 +283,44 @@ function movedSince(was: Reading, now: Reading): Map<number, string> {
     const b = now.states[i];
     if (!a || a.unclickable) continue;
     if (!b) moved.set(i, 'it went away during the run');
+    else if (b.unclickable) moved.set(i, `it became ${b.unclickable} during the run`);
     else if (!sameBox(a.box, b.box))
       moved.set(i, `its box moved during the run: CSS ${boxText(a.box)} → ${boxText(b.box)}`);
   }
   return moved;
 }
 
+export interface SteadyOptions {
+  /** Rest the mouse in a corner before each reading (readTargets). */
+  rest: boolean;
+  /** Before a run is redone: find the targets again (recordTargets), scroll back. */
+  again: () => Promise<void>;
+}
+
 /**
  * Reads the targets, runs `click` on that reading (a screenshot and its cells), and reads them again: the truth
- * of a cell is the box its frame showed, so a run in which a target moved is thrown away and run anew, up to
- * READINGS times. `moved` holds why, for the targets that still moved in the last run.
+ * of a cell is the box its frame showed, so a run in which a target moved, went away or came under something
+ * is thrown away and run anew, up to READINGS times. `moved` holds why, for the targets that still did in the
+ * last run, or that went away earlier and are not found in it.
  */
 export async function steadyRun<T>(
   page: Page,
   count: number,
   click: (reading: Reading) => Promise<T>,
+  opts: SteadyOptions,
 ): Promise<{ out: T; moved: Map<number, string> }> {
+  const gone = new Map<number, string>();
   for (let n = 1; ; n++) {
-    const reading = await readTargets(page, count);
+    const reading = await readTargets(page, count, opts.rest);
     const out = await click(reading);
-    const moved = movedSince(reading, await readTargets(page, count));
-    if (moved.size === 0 || n === READINGS) return { out, moved };
+    const moved = movedSince(reading, await readTargets(page, count, opts.rest));
+    if (moved.size === 0 || n === READINGS) {
+      for (const [i, why] of gone) if (!reading.states[i] && !moved.has(i)) moved.set(i, why);
+      return { out, moved };
+    }
+    for (const [i, why] of moved) if (!gone.has(i)) gone.set(i, why);
     await page.waitForTimeout(SETTLE_MS);
+    await opts.again();
   }
 }
 

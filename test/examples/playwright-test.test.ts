@@ -20,7 +20,7 @@ test('examples/playwright-test passes under @playwright/test', () => {
   );
   const out = `${r.stdout}\n${r.stderr}`;
   assert.equal(r.status, 0, out);
-  assert.match(out, /2 passed/);
+  assert.match(out, /3 passed/);
 });
 
 test('examples/playwright-agent: a Playwright page at DPR 2, the Claude loop with a stand-in model, the right row archived', async () => {

@@ -240,11 +240,11 @@ describe('trueclick matrix --url', () => {
     assert.deepEqual(slow.actions({ run }), []);
   });
 
-  test('a target that never holds still (rows re-placed every 50 ms) is reported as moving, not as misses; the still one beside it is clicked', async () => {
+  test('a target that never holds still (rows 1 px lower every 50 ms) is reported as moving, not as misses; the still one beside it is clicked', async () => {
     const run = 'url-moving';
     const r = await cli([
       '--url',
-      srv.url('/race', { every: 50, mode: 'style', run }),
+      srv.url('/race', { every: 50, mode: 'drift', run }),
       '--target',
       '#race-3',
       '--target',

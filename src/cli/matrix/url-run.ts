@@ -10,7 +10,16 @@ import { type Screenshot, type SessionOptions, TrueclickSession } from '../../ac
 import { openBrowser } from '../../browser/plumbing/launch.js';
 import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
 import { groundCell, type NaiveOutcome } from '../../grounding/cell.js';
-import { movingReason, type Reading, recordTargets, settle, steadyRun } from '../../grounding/page.js';
+import {
+  movingReason,
+  QUIET_AGAIN_MS,
+  QUIET_MS,
+  REBIND_MS,
+  type Reading,
+  recordTargets,
+  settle,
+  steadyRun,
+} from '../../grounding/page.js';
 import {
   type BrowserConfig,
   configsOf,
@@ -121,15 +130,29 @@ async function runWorld(
   spec: UrlMatrixSpec,
   sessions: { sent: TrueclickSession; full: TrueclickSession },
   emit: (r: UrlClickResult) => void,
+  quiet: { ms: number },
 ): Promise<void> {
   await sessions.sent.navigate(spec.url);
   const page = (await sessions.sent.driver()).page;
-  await settle(page);
+  if (!(await settle(page, quiet.ms)).quiet) quiet.ms = QUIET_AGAIN_MS;
   await recordTargets(page, spec.targets);
-  if (scroll === 'scrolled') await page.evaluate((y) => window.scrollTo(0, y), SCROLL_BY);
+  const scrollTo = async () => {
+    if (scroll === 'scrolled') await page.evaluate((y) => window.scrollTo(0, y), SCROLL_BY);
+  };
+  await scrollTo();
   const seen = { n: 0 };
-  const { out, moved } = await steadyRun(page, spec.targets.length, (reading) =>
-    clickReading(cfg, scroll, spec, sessions, reading, seen),
+  const { out, moved } = await steadyRun(
+    page,
+    spec.targets.length,
+    (reading) => clickReading(cfg, scroll, spec, sessions, reading, seen),
+    {
+      rest: true,
+      // A page that re-rendered a target put another node in its place, or scrolled itself.
+      again: async () => {
+        await recordTargets(page, spec.targets, REBIND_MS);
+        await scrollTo();
+      },
+    },
   );
   for (const { target, result: r } of out) {
     const why = moved.get(target);
@@ -148,6 +171,8 @@ export async function runUrlMatrix(
     results.push(r);
     opts.onResult?.(r);
   };
+  // A page that never goes quiet (it polls) is given the whole wait once, not in every browser config.
+  const quiet = { ms: QUIET_MS };
   for (const cfg of configsOf({ ...spec, targets: [] })) {
     const base: SessionOptions = {
       deviceScaleFactor: cfg.dpr,
@@ -166,7 +191,7 @@ export async function runUrlMatrix(
         sent: new TrueclickSession(spec.traceDir ? { ...base, trace: { dir: spec.traceDir } } : base, handle),
         full: new TrueclickSession({ ...base, maxImageEdge: 0 }, handle),
       };
-      for (const scroll of spec.scrolls) await runWorld(cfg, scroll, spec, sessions, emit);
+      for (const scroll of spec.scrolls) await runWorld(cfg, scroll, spec, sessions, emit, quiet);
     } catch (err) {
       errors.push(`${cfg.source} DPR ${cfg.dpr} ${cfg.scrollbar} scrollbar: ${(err as Error).message}`);
     } finally {
