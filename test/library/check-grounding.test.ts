@@ -1,0 +1,64 @@
+// trueclick/test's checkGrounding (the round trip `matrix --url` runs too) on pages that change while their
+// cells are clicked: what a real app does a second after load. The truth is the page's: the recorder's log
+// of trusted clicks, read from the page.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type Browser, chromium } from 'playwright-core';
+import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
+import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
+import { checkGrounding } from '../../src/playwright-test.js';
+
+let browser: Browser;
+before(async () => {
+  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Two buttons, and a script that changes the page `at` ms after it ran. */
+const page = (change: string, at: number) =>
+  `data:text/html,${encodeURIComponent(
+    `<button id="b" style="position:absolute;left:100px;top:100px">Save</button><button id="c" style="position:absolute;left:300px;top:100px">Other</button><script>setTimeout(() => { ${change} }, ${at});</script>`,
+  )}`;
+
+describe('checkGrounding on a page that changes after load', () => {
+  // Found in review: the recorder kept the node it found first, so a run redone after the page re-rendered a
+  // target read nothing there, and the target was reported as matching no element.
+  test('a target the page re-renders (a new node in its place) is found again and clicked', async () => {
+    for (const at of [1300, 1600, 1900]) {
+      const r = await checkGrounding({
+        browser,
+        url: page("const b = document.getElementById('b'); b.replaceWith(b.cloneNode(true));", at),
+        targets: ['#b', '#c'],
+        model: 'claude',
+        dprs: [1],
+      });
+      assert.deepEqual(
+        r.map((x) => [x.target, x.hit, x.unclickable]),
+        [
+          ['#b', true, undefined],
+          ['#c', true, undefined],
+        ],
+        `replaced at ${at} ms: ${JSON.stringify(r)}`,
+      );
+    }
+  });
+
+  test('a banner that comes over the targets is reported as covering them, not as misses', async () => {
+    for (const at of [1300, 1600, 1900]) {
+      const r = await checkGrounding({
+        browser,
+        url: page(
+          "const d = document.createElement('div'); d.id = 'toast'; d.style.cssText = 'position:fixed;left:0;top:0;width:100%;height:300px;background:#0008'; document.body.append(d);",
+          at,
+        ),
+        targets: ['#b', '#c'],
+        model: 'claude',
+        dprs: [1],
+      });
+      for (const x of r)
+        assert.equal(x.unclickable, 'covered by <div#toast>', `banner at ${at} ms: ${JSON.stringify(r)}`);
+    }
+  });
+});
