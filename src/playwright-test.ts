@@ -18,7 +18,7 @@ import { fromFullResolution } from './grounding/oracle.js';
 import {
   movingReason,
   QUIET_AGAIN_MS,
-  QUIET_MS,
+  quietWait,
   REBIND_MS,
   recordTargets,
   settle,
@@ -68,7 +68,7 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
   const downscale = o.downscale ?? 'client-1568';
   const out: GroundingResult[] = [];
   // A page that never goes quiet (it polls) is given the whole wait once, not at every devicePixelRatio.
-  let quietMs = QUIET_MS;
+  const quiet = quietWait();
   for (const dpr of o.dprs ?? DEFAULT_DPRS) {
     const context = await o.browser.newContext({
       viewport: o.viewport ?? { width: 1280, height: 800 },
@@ -78,13 +78,13 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
     try {
       const page = await context.newPage();
       await page.goto(o.url);
-      if (!(await settle(page, quietMs)).quiet) quietMs = QUIET_AGAIN_MS;
+      await settle(page, quiet);
       // The mouse rests in a corner once, before prepare: what prepare opens by hover stays open.
       await page.mouse.move(0, 0);
       if (o.prepare) {
         await o.prepare(page);
         // A prepare that logs in lands on another page, which must come to rest too.
-        await settle(page, QUIET_AGAIN_MS);
+        await settle(page, { ms: QUIET_AGAIN_MS });
       }
       await recordTargets(page, o.targets);
       const session = await trueclickForPage(page, fromFullResolution(downscale) ? { maxImageEdge: 0 } : {});

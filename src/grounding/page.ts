@@ -241,24 +241,30 @@ export const SETTLE_MS = 500;
 export const QUIET_MS = 15_000;
 
 /**
- * Waits for the page to come to rest after its load: components that load their code after the load event
- * (Shoelace's autoloader from a CDN) lay the page out anew when it arrives, and cookie banners and toasts
- * come up a moment later.
- */
-export async function settle(page: Page, quietMs = QUIET_MS): Promise<{ quiet: boolean }> {
-  const quiet = await page
-    .waitForLoadState('networkidle', { timeout: quietMs })
-    .then(() => true)
-    .catch(() => false);
-  await page.waitForTimeout(SETTLE_MS);
-  return { quiet };
-}
-
-/**
  * The wait for quiet after a page that never went quiet (it polls, streams, keeps a socket busy): the next
  * load of the same URL is not given the whole QUIET_MS again.
  */
 export const QUIET_AGAIN_MS = 2000;
+
+/** How long the loads of one URL wait for quiet: QUIET_MS until a load never went quiet, then QUIET_AGAIN_MS. */
+export interface QuietWait {
+  ms: number;
+}
+export const quietWait = (): QuietWait => ({ ms: QUIET_MS });
+
+/**
+ * Waits for the page to come to rest after its load: components that load their code after the load event
+ * (Shoelace's autoloader from a CDN) lay the page out anew when it arrives, and cookie banners and toasts
+ * come up a moment later.
+ */
+export async function settle(page: Page, wait: QuietWait): Promise<void> {
+  const quiet = await page
+    .waitForLoadState('networkidle', { timeout: wait.ms })
+    .then(() => true)
+    .catch(() => false);
+  if (!quiet) wait.ms = QUIET_AGAIN_MS;
+  await page.waitForTimeout(SETTLE_MS);
+}
 
 /** Readings of a world: a run in which a target moved is thrown away and clicked again, this many times in all. */
 export const READINGS = 3;

@@ -30,6 +30,8 @@ const NARROW = [
   'none,client-1568',
 ];
 const PRESETS = ['--presets', 'claude,gemini,qwen2.5-vl'];
+/** One browser config and the image as sent: a world whose pages change is clicked once per preset. */
+const ONE_WORLD = ['--dpr', '1', '--sources', 'emulated', '--scrollbars', 'hidden', '--downscales', 'none'];
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
@@ -202,14 +204,7 @@ describe('trueclick matrix --url', () => {
       '--url',
       url,
       ...targets.flatMap((x) => ['--target', x]),
-      '--dpr',
-      '1',
-      '--sources',
-      'emulated',
-      '--scrollbars',
-      'hidden',
-      '--downscales',
-      'none',
+      ...ONE_WORLD,
       '--presets',
       'claude',
       '--json',
@@ -249,14 +244,7 @@ describe('trueclick matrix --url', () => {
       '#race-3',
       '--target',
       '#info',
-      '--dpr',
-      '1',
-      '--sources',
-      'emulated',
-      '--scrollbars',
-      'hidden',
-      '--downscales',
-      'none',
+      ...ONE_WORLD,
       '--presets',
       'claude,gemini',
       '--json',

@@ -12,8 +12,8 @@ import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
 import { groundCell, type NaiveOutcome } from '../../grounding/cell.js';
 import {
   movingReason,
-  QUIET_AGAIN_MS,
-  QUIET_MS,
+  type QuietWait,
+  quietWait,
   REBIND_MS,
   type Reading,
   recordTargets,
@@ -130,11 +130,11 @@ async function runWorld(
   spec: UrlMatrixSpec,
   sessions: { sent: TrueclickSession; full: TrueclickSession },
   emit: (r: UrlClickResult) => void,
-  quiet: { ms: number },
+  quiet: QuietWait,
 ): Promise<void> {
   await sessions.sent.navigate(spec.url);
   const page = (await sessions.sent.driver()).page;
-  if (!(await settle(page, quiet.ms)).quiet) quiet.ms = QUIET_AGAIN_MS;
+  await settle(page, quiet);
   await recordTargets(page, spec.targets);
   const scrollTo = async () => {
     if (scroll === 'scrolled') await page.evaluate((y) => window.scrollTo(0, y), SCROLL_BY);
@@ -172,7 +172,7 @@ export async function runUrlMatrix(
     opts.onResult?.(r);
   };
   // A page that never goes quiet (it polls) is given the whole wait once, not in every browser config.
-  const quiet = { ms: QUIET_MS };
+  const quiet = quietWait();
   for (const cfg of configsOf({ ...spec, targets: [] })) {
     const base: SessionOptions = {
       deviceScaleFactor: cfg.dpr,
