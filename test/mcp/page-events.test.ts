@@ -129,6 +129,24 @@ describe('dialogs', () => {
     );
   });
 
+  test('a dialog the person answers in their own browser is no longer reported: the tools act again', async () => {
+    const { run, f, page } = await ctx.open('/rw/dialogs');
+    // The person answers it themselves, through a client of their own (DevTools, another tool).
+    const own = await page.context().newCDPSession(page);
+    await own.send('Page.enable');
+    const s = await call('browser_click', { frame: f.id, ...px(f, 652, 108), expect: { text: 'Delete' } });
+    assert.equal(s.dialog?.type, 'confirm', s.message);
+    await own.send('Page.handleJavaScriptDialog', { accept: true });
+    await own.detach();
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual([acts[0]?.do, acts[0]?.id], ['delete', 'TCK-7741']);
+    const shot = await ctx.mcp.call('browser_screenshot');
+    assert.notEqual(structured<Outcome>(shot).error?.code, 'DIALOG_OPEN', text(shot));
+    assert.equal(shot.isError, undefined, text(shot));
+    const none = await call('browser_handle_dialog', { accept: true });
+    assert.equal(none.error?.code, 'NO_DIALOG', none.message);
+  });
+
   test('browser_handle_dialog with no dialog open says so', async () => {
     const r = await ctx.mcp.call('browser_handle_dialog', { accept: true });
     assert.equal(r.isError, true);

@@ -83,6 +83,7 @@ export class PageDriver {
     const { cdp } = this;
     const watching = (frameId: string) =>
       [...this.navWatches].filter(([, f]) => (f ?? this.mainFrameId) === frameId).map(([w]) => w);
+    cdp.on('Page.javascriptDialogClosed', () => PageEvents.of(this.page).dialogClosed());
     cdp.on('Page.frameNavigated', (e) => {
       for (const w of watching(e.frame.id))
         if (e.frame.parentId || e.frame.loaderId !== this.loaderId) w.committed = e.frame.url;

@@ -113,6 +113,17 @@ export class PageEvents {
     return info;
   }
 
+  /**
+   * The page says its dialog closed (Page.javascriptDialogClosed). Answered here, it is already forgotten;
+   * answered elsewhere (the person in their own browser, another client), it is forgotten now, or every tool
+   * would wait on it until the page closed.
+   */
+  dialogClosed(): void {
+    if (!this.openDialog) return;
+    this.openDialog = null;
+    for (const f of this.afterAnswer.splice(0)) f().catch(() => {});
+  }
+
   /** Runs once the open dialog has been answered. */
   onDialogAnswered(f: () => Promise<unknown>): void {
     this.afterAnswer.push(f);
