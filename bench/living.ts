@@ -115,26 +115,40 @@ const tallies = (): Tallies => ({
   naiveMoved: tally(),
 });
 
+/** One lane's tools: a trueclick session (its own browser) and a naive Playwright page. */
+interface Lane {
+  tc: TrueclickSession;
+  naive: Page;
+}
+
+/** One kind of click on one page of the corpus: the unit the lanes take from their shared queue. */
+interface Pass {
+  j: number;
+  kind: (typeof KINDS)[number];
+}
+
+/** How many clicks a pass makes: `per`, or half as many with follow. */
+const passClicks = (kind: Pass['kind'], per: number) => (kind === 'follow' ? followPer(per) : per);
+
 /**
- * One page of the corpus: `per` still and `per` moved clicks through trueclick (half as many moved ones
- * also with `follow: true`), then `per` naive ones of each.
+ * One pass: `per` clicks of one kind on one page (still or moved through trueclick, moved with
+ * `follow: true`, or naive at the same CSS point), each on a fresh load.
  */
-async function livingSubject(
+async function livingPass(
   ctx: Ctx,
-  tc: TrueclickSession,
-  naive: Page,
+  lane: Lane,
   s: Subject,
+  kind: Pass['kind'],
   per: number,
   nextRun: () => number,
-  t: Tallies,
+  bucket: Tally,
 ): Promise<void> {
+  const { tc, naive } = lane;
   const srv = ctx.fixture;
   const name = s.name ?? s.page;
   const runId = () => `living-${name}-${nextRun()}`;
-  ctx.log(
-    `living: ${name}, ${per} still and ${per} moved clicks (and ${followPer(per)} moved with follow), trueclick then naive`,
-  );
-  const trueclickClick = async (moved: boolean, follow: boolean, i: number, bucket: Tally) => {
+  ctx.log(`living: ${name}, ${passClicks(kind, per)} ${kind} clicks`);
+  const trueclickClick = async (moved: boolean, follow: boolean, i: number) => {
     const what = `${name} ${follow ? 'follow' : moved ? 'moved' : 'still'} click ${i}`;
     const ready = await prepared(ctx, what, runId, async (run) => {
       const page = await open(
@@ -193,7 +207,7 @@ async function livingSubject(
       );
     count(bucket, srv.actions({ run }), s.act, intended, r.verdict !== 'OK');
   };
-  const naiveClick = async (moved: boolean, i: number, bucket: Tally) => {
+  const naiveClick = async (moved: boolean, i: number) => {
     const ready = await prepared(
       ctx,
       `${name} naive ${moved ? 'moved' : 'still'} click ${i}`,
@@ -232,25 +246,28 @@ async function livingSubject(
     await naive.waitForURL(/\/rw\/act/, { timeout: 5000 }).catch(() => {});
     count(bucket, srv.actions({ run }), s.act, intended, false);
   };
-  for (const moved of [false, true]) {
-    for (let i = 0; i < per; i++) await trueclickClick(moved, false, i, moved ? t.moved : t.still);
-    if (moved) for (let i = 0; i < followPer(per); i++) await trueclickClick(true, true, i, t.follow);
-    // A living page left open renders on while the naive pass runs, and the machine is shared with other lanes.
-    await tc.navigate('about:blank').catch(() => {});
-    for (let i = 0; i < per; i++) await naiveClick(moved, i, moved ? t.naiveMoved : t.naiveStill);
+  const n = passClicks(kind, per);
+  if (kind === 'naiveStill' || kind === 'naiveMoved') {
+    for (let i = 0; i < n; i++) await naiveClick(kind === 'naiveMoved', i);
     await naive.goto('about:blank').catch(() => {});
+  } else {
+    for (let i = 0; i < n; i++) await trueclickClick(kind !== 'still', kind === 'follow', i);
+    // A living page left open renders on while the lane's next pass runs, and the machine is shared.
+    await tc.navigate('about:blank').catch(() => {});
   }
 }
 
 /**
- * The counts (bench/run.ts runs this beside the other count sections). The pages go in lanes
- * (--living-lanes), each lane its own trueclick session (its own browser) and its own naive page: a click
- * is mostly the model's think and the wait after it, and lanes overlap those waits.
+ * The counts (bench/run.ts runs this beside the other count sections). The passes (one kind of click on
+ * one page) go in lanes (--living-lanes), each lane its own trueclick session (its own browser) and its own
+ * naive page: a click is mostly the model's think and the wait after it, and lanes overlap those waits.
+ * More lanes than three did not help here: at five, 90 clicks took 82 s against 72 s (the two cores render
+ * the living pages).
  */
 export async function measureLiving(ctx: Ctx): Promise<Section> {
   const out = emptySection();
   const per = Math.max(1, Math.ceil(ctx.opts.livingClicks / SUBJECTS.length));
-  const lanes = Math.max(1, Math.min(ctx.opts.livingLanes, SUBJECTS.length));
+  const lanes = Math.max(1, ctx.opts.livingLanes);
   const naiveBrowser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -260,6 +277,11 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
   const all = tallies();
   const bySubject: Tallies[] = [];
   let n = 0;
+  // The passes in one queue, the pages' trueclick passes first (their clicks take longest): a lane that
+  // got quick passes takes more of them, and no lane is left with a whole page at the end.
+  const queue: Pass[] = [];
+  for (const kind of KINDS) for (const j of SUBJECTS.keys()) queue.push({ j, kind });
+  for (const j of SUBJECTS.keys()) bySubject[j] = tallies();
   let next = 0;
   try {
     // Every lane ends before the browsers close, even when one failed; the first failure is the section's.
@@ -271,19 +293,16 @@ export async function measureLiving(ctx: Ctx): Promise<Section> {
             viewport: { width: 1280, height: 800 },
             deviceScaleFactor: 2,
           });
-          // The pages are taken from one queue: a lane that got quick pages takes more of them.
-          for (let j = next++; j < SUBJECTS.length; j = next++) {
+          for (let q = next++; q < queue.length; q = next++) {
+            const { j, kind } = queue[q] as Pass;
             const s = SUBJECTS[j] as Subject;
-            const t = tallies();
-            bySubject[j] = t;
-            // A page that breaks off (its browser hung on a loaded machine) keeps what it counted; the rest
-            // of its clicks are not run, with a warning, and the other pages go on.
-            await livingSubject(ctx, tc, naive, s, per, () => ++n, t).catch((err: Error) => {
-              const left = (k: (typeof KINDS)[number]) =>
-                Math.max(0, (k === 'follow' ? followPer(per) : per) - t[k].runs - t[k].notRun - t[k].threw);
-              for (const k of KINDS) t[k].notRun += left(k);
+            const t = (bySubject[j] as Tallies)[kind];
+            // A pass that breaks off (its browser hung on a loaded machine) keeps what it counted; the rest
+            // of its clicks are not run, with a warning, and the other passes go on.
+            await livingPass(ctx, { tc, naive }, s, kind, per, () => ++n, t).catch((err: Error) => {
+              t.notRun += Math.max(0, passClicks(kind, per) - t.runs - t.notRun - t.threw);
               ctx.warn(
-                `living: ${s.name ?? s.page} broke off, its remaining clicks not run: ${err.message.split('\n')[0]}`,
+                `living: ${s.name ?? s.page} ${kind} broke off, its remaining clicks not run: ${err.message.split('\n')[0]}`,
               );
             });
           }
