@@ -1,6 +1,6 @@
 import { BrowserError } from '../../browser/plumbing/errors.js';
 import { holdKeys } from '../../browser/plumbing/keyboard.js';
-import { type BrowserHandle, type BrowserOptions, openBrowser } from '../../browser/plumbing/launch.js';
+import { type BrowserHandle, openBrowser } from '../../browser/plumbing/launch.js';
 import { type Move, moveTab, type NavigationResult } from '../../browser/plumbing/navigation.js';
 import type { PageDriver } from '../../browser/plumbing/page-driver.js';
 import type { DialogInfo } from '../../browser/plumbing/page-events.js';
@@ -8,10 +8,7 @@ import { defaultPolicy, type UrlPolicy } from '../../browser/plumbing/url-policy
 import { type Capture, type CaptureOptions, captureFrame } from '../../browser/snapshot/capture.js';
 import { markColour } from '../../image/draw.js';
 import { drawMarks } from '../../image/marks.js';
-import type { TraceOptions } from '../../trace/trace.js';
 import type { Approver } from '../approval/gate.js';
-import type { ApprovalRequest } from '../approval/request.js';
-import type { ApprovePresses } from '../approval/rule.js';
 import { approvalScope } from '../approval/scope.js';
 import { ActionError } from '../check/errors.js';
 import { followSentence } from '../check/follow.js';
@@ -29,61 +26,21 @@ import {
 } from '../verbs/drag.js';
 import { guardedHover } from '../verbs/hover.js';
 import { focusedField, pressKeys, type TypeOptions, type TypeResult, typeInto } from '../verbs/keys.js';
-import { type Mark, marksFor } from '../verbs/marks.js';
+import { marksFor } from '../verbs/marks.js';
 import { checkUrl } from '../verbs/navigation.js';
 import { type ScrollReport, scrollAt } from '../verbs/scroll.js';
 import { guardedSelect, type SelectReport } from '../verbs/select.js';
 import { type TabAction, type TabInfo, tabAction } from '../verbs/tabs.js';
 import { type WaitRequest, type WaitResult, waitFor } from '../verbs/wait.js';
 import { type ZoomRequest, zoomRegion } from '../verbs/zoom.js';
-import { type FrameInfo, type FrameRecord, FrameStore } from './frames.js';
-import { type Effects, effectsSentence, PageWatch } from './page-watch.js';
+import { type FrameRecord, FrameStore } from './frames.js';
+import { effectsSentence, PageWatch } from './page-watch.js';
 import { SessionBrowser } from './session-browser.js';
 import { tracedSession } from './session-trace.js';
-
-/** How a TrueclickSession gets its browser and sizes its screenshots, beside the launch options. */
-export interface SessionOptions extends BrowserOptions {
-  /** Long edge of screenshots sent to the model; 0 = full device resolution. */
-  maxImageEdge?: number;
-  /** The folder browser_file_upload may take files from (default: the working directory). */
-  uploadDir?: string;
-  /**
-   * Where the session's browser comes from, when not a browser of its own: e.g. a new isolated context on a
-   * browser the HTTP server shares between its sessions.
-   */
-  browserSource?: () => Promise<BrowserHandle>;
-  /** Trace every action to a session folder in trace.dir (as `serve --trace-dir`); `trueclick report` reads it. */
-  trace?: TraceOptions;
-  /**
-   * Asks a person before a press the approval rule names (approval/rule.ts): resolve true to press, false to
-   * press nothing (DECLINED). At the yes the whole check runs again against the frame.
-   */
-  approve?: (request: ApprovalRequest) => Promise<boolean>;
-  /** Which presses `approve` is asked about: 'destructive' (the default) or 'all'. */
-  approvePresses?: ApprovePresses;
-  /** Presses whose control's name or text matches also ask. */
-  approveWhen?: RegExp;
-}
-
-/**
- * A screenshot as handed to the model: the PNG (base64, with numbered marks drawn on when asked) and the
- * frame id that later clicks name, so their coordinates are read in the image the model saw.
- */
-export interface Screenshot {
-  /** What the answer says of the frame; `session.frame(id)` gives it with its snapshot, once read. */
-  frame: FrameInfo;
-  base64: string;
-  mimeType: 'image/png';
-  marks?: Mark[];
-}
-
-/** Every action's answer also says what it opened: a dialog, a tab it followed, a file chooser. */
-export type WithEffects<T> = T & Effects;
+import type { KeyName, Screenshot, SessionOptions, WithEffects } from './session-types.js';
 
 export type { TypeResult } from '../verbs/keys.js';
-
-/** Playwright's names for keys, checked when pressed. */
-export type KeyName = string;
+export type { KeyName, Screenshot, SessionOptions, WithEffects } from './session-types.js';
 
 /**
  * One agent's browser: its tabs, their frames and the misses. MCP tools, the CLI and the library all act
