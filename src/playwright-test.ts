@@ -89,7 +89,6 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
       await recordTargets(page, o.targets);
       const session = await trueclickForPage(page, fromFullResolution(downscale) ? { maxImageEdge: 0 } : {});
       tc = session;
-      const seen = { n: 0 };
       const steady = {
         rest: !o.prepare,
         again: () => recordTargets(page, o.targets, REBIND_MS),
@@ -97,7 +96,7 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
       const { out: got, moved } = await steadyRun(
         page,
         o.targets.length,
-        async ({ states, world }) => {
+        async ({ states, world }, run) => {
           const shot = await session.screenshot();
           const image = shot.frame.geometry.image;
           const cells: GroundingResult[] = [];
@@ -122,10 +121,11 @@ export async function checkGrounding(o: GroundingOptions): Promise<GroundingResu
               preset: o.model,
               downscale,
               target: i,
-              seen,
+              seen: run.seen,
               naive: false,
             });
             cells.push({ dpr, target, hit: cell.trueclick.hit, ...cell });
+            await run.check();
           }
           return cells;
         },

@@ -101,6 +101,11 @@ export async function installRecorder(page: Page, targets: Array<Locator | null>
   }
 }
 
+/** How many clicks the recorder has logged. */
+export function clicksLogged(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as RecorderWindow).__tcMatrix.clicks.length);
+}
+
 /** The clicks the recorder saw since `from`: trusted or not, and which targets each one reached. */
 export function clicksSince(page: Page, from: number): Promise<Recorder['clicks']> {
   return page.evaluate((n) => (window as unknown as RecorderWindow).__tcMatrix.clicks.slice(n), from);
@@ -303,23 +308,45 @@ export interface SteadyOptions {
   again: () => Promise<void>;
 }
 
+/** What a run's clicks are read against. */
+export interface RunContext {
+  /**
+   * The recorder's read position, at its log's length when the run began: a late click of a run thrown
+   * away is not read as one of this run's.
+   */
+  seen: { n: number };
+  /**
+   * Reads the targets again, after a cell: one that moved and came back within the run (a carousel that
+   * turned full circle) redoes it too. Nothing is read where the mouse must not rest (a menu open on hover).
+   */
+  check: () => Promise<void>;
+}
+
 /**
  * Reads the targets, runs `click` on that reading (a screenshot and its cells), and reads them again: the truth
  * of a cell is the box its frame showed, so a run in which a target moved, went away or came under something
- * is thrown away and run anew, up to READINGS times. `moved` holds why, for the targets that still did in the
- * last run, or that went away earlier and are not found in it.
+ * (at the end, or at a `check` between cells) is thrown away and run anew, up to READINGS times. `moved` holds
+ * why, for the targets that still did in the last run, or that went away earlier and are not found in it.
  */
 export async function steadyRun<T>(
   page: Page,
   count: number,
-  click: (reading: Reading) => Promise<T>,
+  click: (reading: Reading, run: RunContext) => Promise<T>,
   opts: SteadyOptions,
 ): Promise<{ out: T; moved: Map<number, string> }> {
   const gone = new Map<number, string>();
   for (let n = 1; ; n++) {
     const reading = await readTargets(page, count, opts.rest);
-    const out = await click(reading);
+    const during = new Map<number, string>();
+    const note = (m: Map<number, string>) => {
+      for (const [i, why] of m) if (!during.has(i)) during.set(i, why);
+    };
+    const check = async () => {
+      if (opts.rest) note(movedSince(reading, await readTargets(page, count, true)));
+    };
+    const out = await click(reading, { seen: { n: await clicksLogged(page) }, check });
     const moved = movedSince(reading, await readTargets(page, count, opts.rest));
+    for (const [i, why] of during) if (!moved.has(i)) moved.set(i, why);
     if (moved.size === 0 || n === READINGS) {
       for (const [i, why] of gone) if (!reading.states[i] && !moved.has(i)) moved.set(i, why);
       return { out, moved };

@@ -3,9 +3,10 @@
 // of trusted clicks, read from the page.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
+import { clicksLogged, REBIND_MS, recordTargets, steadyRun } from '../../src/grounding/page.js';
 import { checkGrounding } from '../../src/playwright-test.js';
 
 let browser: Browser;
@@ -60,5 +61,61 @@ describe('checkGrounding on a page that changes after load', () => {
       for (const x of r)
         assert.equal(x.unclickable, 'covered by <div#toast>', `banner at ${at} ms: ${JSON.stringify(r)}`);
     }
+  });
+});
+
+describe('steadyRun: a target that moves between two cells of a run', () => {
+  const targets = ['#b', '#c'];
+  const awayAndBack = async (p: Page, check: () => Promise<void>) => {
+    await p.evaluate(() => {
+      (document.getElementById('c') as HTMLElement).style.left = '700px';
+    });
+    await check();
+    await p.evaluate(() => {
+      (document.getElementById('c') as HTMLElement).style.left = '300px';
+    });
+  };
+  const run = async (moveIn: (n: number) => boolean) => {
+    const p = await browser.newPage();
+    try {
+      await p.goto(page('', 0));
+      await recordTargets(p, targets);
+      const seen: number[] = [];
+      let n = 0;
+      const r = await steadyRun(
+        p,
+        targets.length,
+        async (_reading, ctx) => {
+          n++;
+          seen.push(ctx.seen.n);
+          // A click the page itself sends (not trusted) lands in the recorder's log mid-run.
+          await p.evaluate(() => document.getElementById('b')?.click());
+          if (moveIn(n)) await awayAndBack(p, ctx.check);
+          return n;
+        },
+        { rest: true, again: () => recordTargets(p, targets, REBIND_MS) },
+      );
+      return { ...r, seen, logged: await clicksLogged(p) };
+    } finally {
+      await p.close();
+    }
+  };
+
+  // Found in review: the boxes were compared only before and after a run, so a carousel that turned full
+  // circle within it went unseen and its cells counted as hits or misses.
+  test('moved away and back within the first run only: the run is redone, and the second one holds', async () => {
+    const r = await run((n) => n === 1);
+    assert.equal(r.out, 2, 'two runs');
+    assert.deepEqual([...r.moved], []);
+    // Each run reads the recorder from where its log stood when it began: run 1's late click is not run 2's.
+    assert.deepEqual(r.seen, [0, 1]);
+    assert.equal(r.logged, 2);
+  });
+
+  test('moved away and back within every run: reported as moving after three runs', async () => {
+    const r = await run(() => true);
+    assert.equal(r.out, 3);
+    assert.match(r.moved.get(1) ?? '', /^its box moved during the run: CSS \(300, 100\) .* → \(700, 100\)/);
+    assert.equal(r.moved.has(0), false);
   });
 });

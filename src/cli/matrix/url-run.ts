@@ -16,6 +16,7 @@ import {
   quietWait,
   REBIND_MS,
   type Reading,
+  type RunContext,
   recordTargets,
   settle,
   steadyRun,
@@ -78,7 +79,7 @@ async function clickReading(
   spec: UrlMatrixSpec,
   sessions: { sent: TrueclickSession; full: TrueclickSession },
   reading: Reading,
-  seen: { n: number },
+  run: RunContext,
 ): Promise<Array<{ target: number; result: UrlClickResult }>> {
   const { states, world } = reading;
   const page = (await sessions.sent.driver()).page;
@@ -113,10 +114,11 @@ async function clickReading(
             preset,
             downscale,
             target: i,
-            seen,
+            seen: run.seen,
             naive: spec.naive,
           });
           out.push({ target: i, result: { cell, box: state.box, ...got } });
+          await run.check();
         }
       }
     }
@@ -140,11 +142,10 @@ async function runWorld(
     if (scroll === 'scrolled') await page.evaluate((y) => window.scrollTo(0, y), SCROLL_BY);
   };
   await scrollTo();
-  const seen = { n: 0 };
   const { out, moved } = await steadyRun(
     page,
     spec.targets.length,
-    (reading) => clickReading(cfg, scroll, spec, sessions, reading, seen),
+    (reading, run) => clickReading(cfg, scroll, spec, sessions, reading, run),
     {
       rest: true,
       // A page that re-rendered a target put another node in its place, or scrolled itself.
