@@ -106,10 +106,17 @@ export class PageEvents {
     if (!d) return null;
     this.openDialog = null;
     const info = describeDialog(d);
-    if (accept) await d.accept(promptText);
-    else await d.dismiss();
-    const pending = this.afterAnswer.splice(0);
-    await Promise.all(pending.map((f) => f().catch(() => {})));
+    try {
+      if (accept) await d.accept(promptText);
+      else await d.dismiss();
+    } catch (err) {
+      // Answered elsewhere a moment before (the person, another client): there is none to answer now.
+      if (/No dialog is showing/.test(String(err))) return null;
+      throw err;
+    } finally {
+      const pending = this.afterAnswer.splice(0);
+      await Promise.all(pending.map((f) => f().catch(() => {})));
+    }
     return info;
   }
 
@@ -124,9 +131,11 @@ export class PageEvents {
     for (const f of this.afterAnswer.splice(0)) f().catch(() => {});
   }
 
-  /** Runs once the open dialog has been answered. */
+  /** Runs once the open dialog has been answered; at once when none is open. */
   onDialogAnswered(f: () => Promise<unknown>): void {
-    this.afterAnswer.push(f);
+    // A dialog answered before this was asked (elsewhere, within ms): the work runs now, not at the next one.
+    if (this.openDialog) this.afterAnswer.push(f);
+    else f().catch(() => {});
   }
 
   /** Takes the open file chooser (it is answered once). */
