@@ -219,6 +219,9 @@ export interface Reading {
   world: World;
 }
 
+/** How long a reading waits for the page's transitions to end once the mouse rested. */
+const TRANSITION_MS = 500;
+
 /**
  * The targets as a frame will show them, after two frames; `rest` first moves the mouse to a corner (no hover
  * state), off when the caller opened something by hover.
@@ -226,6 +229,22 @@ export interface Reading {
 export async function readTargets(page: Page, count: number, rest = true): Promise<Reading> {
   if (rest) await page.mouse.move(0, 0);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // A hover style with a transition (a card that lifts) is still on its way back two frames later; a page
+  // whose transitions never end (a progress bar set anew every tick) is read after TRANSITION_MS.
+  if (rest)
+    await page.evaluate(
+      (ms) =>
+        Promise.race([
+          Promise.all(
+            document
+              .getAnimations()
+              .filter((a) => a instanceof CSSTransition)
+              .map((a) => a.finished.catch(() => {})),
+          ),
+          new Promise((r) => setTimeout(r, ms)),
+        ]),
+      TRANSITION_MS,
+    );
   const states = await targetStates(page, count);
   const world = await page.evaluate(() => ({
     w: innerWidth,

@@ -46,6 +46,28 @@ describe('checkGrounding on a page that changes after load', () => {
     }
   });
 
+  // Found in review: the targets are read again after every cell, with the mouse rested; a hover style with
+  // a transition (a card that lifts) was still on its way back two frames later, and read as moving.
+  test('a target that lifts on hover (a CSS transition) is clicked, not reported as moving', async () => {
+    const css =
+      'button{transition:transform .3s} button:hover{transform:translateY(-8px)} #c{transition:transform .3s}';
+    const r = await checkGrounding({
+      browser,
+      url: `data:text/html,${encodeURIComponent(`<style>${css}</style>`)}${page('', 0).slice('data:text/html,'.length)}`,
+      targets: ['#b', '#c'],
+      model: 'claude',
+      dprs: [1],
+    });
+    assert.deepEqual(
+      r.map((x) => [x.target, x.hit, x.unclickable]),
+      [
+        ['#b', true, undefined],
+        ['#c', true, undefined],
+      ],
+      JSON.stringify(r),
+    );
+  });
+
   test('a banner that comes over the targets is reported as covering them, not as misses', async () => {
     for (const at of [1300, 1600, 1900]) {
       const r = await checkGrounding({
