@@ -40,16 +40,18 @@ export async function answerDialog(
 ): Promise<DialogAnswer> {
   const { driver } = ctx;
   const events = PageEvents.of(driver.page);
-  if (!events.dialog) {
-    throw new ActionError(
+  const none = () =>
+    new ActionError(
       'NO_DIALOG',
       'No dialog is open on this tab.',
       'Dialogs are reported by the action that opened them; take a screenshot to see the page.',
     );
-  }
+  if (!events.dialog) throw none();
   const nav = driver.watchNavigation();
   try {
-    const dialog = (await events.answerDialog(accept, promptText)) as DialogInfo;
+    // null: answered elsewhere (the person, another client) a moment before.
+    const dialog = await events.answerDialog(accept, promptText);
+    if (!dialog) throw none();
     // What the page does on the answer: a confirm's "yes" that navigates, a beforeunload left. The page's
     // script runs on after the dialog closes; give it a moment to ask for a navigation, then let that one
     // commit, so the next call does not race it.
