@@ -263,6 +263,44 @@ describe('trueclick matrix --url', () => {
     assert.equal(json.misses, 0);
   });
 
+  // The page answers the press on #b by shifting #c 3 px, and the press on #c by putting it back: at the end
+  // of each run #c is where it was, and only the reading after #b's cell sees it moved.
+  test('a target the page moved during the run and put back before its end is reported as moving', async () => {
+    const shift =
+      "addEventListener('pointerdown', (e) => { const c = document.getElementById('c'); if (e.target.id === 'b') c.style.left = '303px'; if (e.target.id === 'c') c.style.left = '300px'; }, true);";
+    const file = join(mkdtempSync(join(os.tmpdir(), 'trueclick-matrix-')), 'back.html');
+    writeFileSync(
+      file,
+      `<button id="b" style="position:absolute;left:100px;top:100px">Save</button><button id="c" style="position:absolute;left:300px;top:100px">Other</button><script>${shift}</script>`,
+    );
+    const r = await cli([
+      '--url',
+      `file://${file}`,
+      '--target',
+      '#b',
+      '--target',
+      '#c',
+      ...ONE_WORLD,
+      '--presets',
+      'claude',
+      '--json',
+    ]);
+    assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+    const json = JSON.parse(r.out) as { results: UrlClickResult[] };
+    assert.deepEqual(
+      json.results.map((x) => [x.cell.target, x.trueclick?.hit ?? null]),
+      [
+        ['#b', true],
+        ['#c', null],
+      ],
+      r.out,
+    );
+    assert.match(
+      json.results[1]?.unclickable ?? '',
+      /^moving \(its box moved during the run: CSS \(300, 100\) .* → \(303, 100\)/,
+    );
+  });
+
   test('--storage-state: the page is loaded with the login it holds', async () => {
     const dir = mkdtempSync(join(os.tmpdir(), 'tc-matrix-state-'));
     const state = join(dir, 'state.json');

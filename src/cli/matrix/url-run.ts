@@ -8,6 +8,7 @@
 
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../actions/session/session.js';
 import { openBrowser } from '../../browser/plumbing/launch.js';
+import { defaultPolicy } from '../../browser/plumbing/url-policy.js';
 import type { CssBox, PresetName, Size, XY } from '../../geometry/index.js';
 import { groundCell, type NaiveOutcome } from '../../grounding/cell.js';
 import {
@@ -182,6 +183,9 @@ export async function runUrlMatrix(
       headless: true,
       hideScrollbars: cfg.scrollbar === 'hidden',
     };
+    // The person named this page: a file: URL (a page saved to disk) is opened, though an agent may not.
+    if (new URL(spec.url).protocol === 'file:')
+      base.urlPolicy = { schemes: [...defaultPolicy().schemes, 'file'] };
     if (spec.executablePath) base.executablePath = spec.executablePath;
     if (spec.storageState) base.storageState = spec.storageState;
     if (spec.userDataDir) base.userDataDir = spec.userDataDir;
