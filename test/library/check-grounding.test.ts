@@ -68,6 +68,32 @@ describe('checkGrounding on a page that changes after load', () => {
     );
   });
 
+  // The page answers the press on #b by shifting #c 3 px, and the press on #c by putting it back: at the end
+  // of each run #c is where it was, and only the reading after #b's cell sees it moved.
+  test('a target the page moved during the run and put back before its end is reported as moving', async () => {
+    const shift =
+      "addEventListener('pointerdown', (e) => { const c = document.getElementById('c'); if (e.target.id === 'b') c.style.left = '303px'; if (e.target.id === 'c') c.style.left = '300px'; }, true);";
+    const r = await checkGrounding({
+      browser,
+      url: page(shift, 0),
+      targets: ['#b', '#c'],
+      model: 'claude',
+      dprs: [1],
+    });
+    assert.deepEqual(
+      r.map((x) => [x.target, x.hit]),
+      [
+        ['#b', true],
+        ['#c', false],
+      ],
+      JSON.stringify(r),
+    );
+    assert.match(
+      r[1]?.unclickable ?? '',
+      /^moving \(its box moved during the run: CSS \(300, 100\) .* → \(303, 100\)/,
+    );
+  });
+
   test('a banner that comes over the targets is reported as covering them, not as misses', async () => {
     for (const at of [1300, 1600, 1900]) {
       const r = await checkGrounding({
