@@ -228,23 +228,24 @@ const TRANSITION_MS = 500;
  */
 export async function readTargets(page: Page, count: number, rest = true): Promise<Reading> {
   if (rest) await page.mouse.move(0, 0);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   // A hover style with a transition (a card that lifts) is still on its way back two frames later; a page
   // whose transitions never end (a progress bar set anew every tick) is read after TRANSITION_MS.
-  if (rest)
-    await page.evaluate(
-      (ms) =>
-        Promise.race([
-          Promise.all(
-            document
-              .getAnimations()
-              .filter((a) => a instanceof CSSTransition)
-              .map((a) => a.finished.catch(() => {})),
-          ),
-          new Promise((r) => setTimeout(r, ms)),
-        ]),
-      TRANSITION_MS,
-    );
+  await page.evaluate(
+    async (ms) => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      if (ms <= 0) return;
+      await Promise.race([
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a instanceof CSSTransition)
+            .map((a) => a.finished.catch(() => {})),
+        ),
+        new Promise((r) => setTimeout(r, ms)),
+      ]);
+    },
+    rest ? TRANSITION_MS : 0,
+  );
   const states = await targetStates(page, count);
   const world = await page.evaluate(() => ({
     w: innerWidth,

@@ -114,8 +114,7 @@ export class PageEvents {
       if (/No dialog is showing/.test(String(err))) return null;
       throw err;
     } finally {
-      const pending = this.afterAnswer.splice(0);
-      await Promise.all(pending.map((f) => f().catch(() => {})));
+      await this.answered();
     }
     return info;
   }
@@ -128,7 +127,12 @@ export class PageEvents {
   dialogClosed(): void {
     if (!this.openDialog) return;
     this.openDialog = null;
-    for (const f of this.afterAnswer.splice(0)) f().catch(() => {});
+    void this.answered();
+  }
+
+  /** Runs the work that waited for the dialog's answer. */
+  private answered(): Promise<unknown> {
+    return Promise.all(this.afterAnswer.splice(0).map((f) => f().catch(() => {})));
   }
 
   /** Runs once the open dialog has been answered; at once when none is open. */
