@@ -17,10 +17,18 @@ after(async () => {
   await browser?.close();
 });
 
-/** Two buttons, and a script that changes the page `at` ms after it ran. */
-const page = (change: string, at: number) =>
+/** checkGrounding of both buttons at DPR 1, as Claude would answer. */
+const ground = (url: string) =>
+  checkGrounding({ browser, url, targets: ['#b', '#c'], model: 'claude', dprs: [1] });
+const BOTH_HIT = [
+  ['#b', true, undefined],
+  ['#c', true, undefined],
+];
+
+/** Two buttons (styled by `css`), and a script that changes the page `at` ms after it ran. */
+const page = (change: string, at: number, css = '') =>
   `data:text/html,${encodeURIComponent(
-    `<button id="b" style="position:absolute;left:100px;top:100px">Save</button><button id="c" style="position:absolute;left:300px;top:100px">Other</button><script>setTimeout(() => { ${change} }, ${at});</script>`,
+    `<style>${css}</style><button id="b" style="position:absolute;left:100px;top:100px">Save</button><button id="c" style="position:absolute;left:300px;top:100px">Other</button><script>setTimeout(() => { ${change} }, ${at});</script>`,
   )}`;
 
 describe('checkGrounding on a page that changes after load', () => {
@@ -28,19 +36,12 @@ describe('checkGrounding on a page that changes after load', () => {
   // target read nothing there, and the target was reported as matching no element.
   test('a target the page re-renders (a new node in its place) is found again and clicked', async () => {
     for (const at of [1300, 1600, 1900]) {
-      const r = await checkGrounding({
-        browser,
-        url: page("const b = document.getElementById('b'); b.replaceWith(b.cloneNode(true));", at),
-        targets: ['#b', '#c'],
-        model: 'claude',
-        dprs: [1],
-      });
+      const r = await ground(
+        page("const b = document.getElementById('b'); b.replaceWith(b.cloneNode(true));", at),
+      );
       assert.deepEqual(
         r.map((x) => [x.target, x.hit, x.unclickable]),
-        [
-          ['#b', true, undefined],
-          ['#c', true, undefined],
-        ],
+        BOTH_HIT,
         `replaced at ${at} ms: ${JSON.stringify(r)}`,
       );
     }
@@ -51,19 +52,10 @@ describe('checkGrounding on a page that changes after load', () => {
   test('a target that lifts on hover (a CSS transition) is clicked, not reported as moving', async () => {
     const css =
       'button{transition:transform .3s} button:hover{transform:translateY(-8px)} #c{transition:transform .3s}';
-    const r = await checkGrounding({
-      browser,
-      url: `data:text/html,${encodeURIComponent(`<style>${css}</style>`)}${page('', 0).slice('data:text/html,'.length)}`,
-      targets: ['#b', '#c'],
-      model: 'claude',
-      dprs: [1],
-    });
+    const r = await ground(page('', 0, css));
     assert.deepEqual(
       r.map((x) => [x.target, x.hit, x.unclickable]),
-      [
-        ['#b', true, undefined],
-        ['#c', true, undefined],
-      ],
+      BOTH_HIT,
       JSON.stringify(r),
     );
   });
@@ -73,13 +65,7 @@ describe('checkGrounding on a page that changes after load', () => {
   test('a target the page moved during the run and put back before its end is reported as moving', async () => {
     const shift =
       "addEventListener('pointerdown', (e) => { const c = document.getElementById('c'); if (e.target.id === 'b') c.style.left = '303px'; if (e.target.id === 'c') c.style.left = '300px'; }, true);";
-    const r = await checkGrounding({
-      browser,
-      url: page(shift, 0),
-      targets: ['#b', '#c'],
-      model: 'claude',
-      dprs: [1],
-    });
+    const r = await ground(page(shift, 0));
     assert.deepEqual(
       r.map((x) => [x.target, x.hit]),
       [
@@ -96,16 +82,12 @@ describe('checkGrounding on a page that changes after load', () => {
 
   test('a banner that comes over the targets is reported as covering them, not as misses', async () => {
     for (const at of [1300, 1600, 1900]) {
-      const r = await checkGrounding({
-        browser,
-        url: page(
+      const r = await ground(
+        page(
           "const d = document.createElement('div'); d.id = 'toast'; d.style.cssText = 'position:fixed;left:0;top:0;width:100%;height:300px;background:#0008'; document.body.append(d);",
           at,
         ),
-        targets: ['#b', '#c'],
-        model: 'claude',
-        dprs: [1],
-      });
+      );
       for (const x of r)
         assert.equal(x.unclickable, 'covered by <div#toast>', `banner at ${at} ms: ${JSON.stringify(r)}`);
     }
