@@ -111,6 +111,13 @@ export function clicksSince(page: Page, from: number): Promise<Recorder['clicks'
   return page.evaluate((n) => (window as unknown as RecorderWindow).__tcMatrix.clicks.slice(n), from);
 }
 
+/** Whether the page replaced a node the recorder holds (a re-render): then the targets are found again. */
+function targetReplaced(page: Page): Promise<boolean> {
+  return page.evaluate(() =>
+    (window as unknown as RecorderWindow).__tcMatrix.targets.some((t) => t && !t.isConnected),
+  );
+}
+
 /** Each target's box now (CSS px of the viewport) and why it cannot be clicked, if it cannot. */
 export async function targetStates(page: Page, count: number): Promise<Array<TargetState | null>> {
   return page.evaluate((n) => {
@@ -356,7 +363,13 @@ export async function steadyRun<T>(
 ): Promise<{ out: T; moved: Map<number, string> }> {
   const gone = new Map<number, string>();
   for (let n = 1; ; n++) {
-    const reading = await readTargets(page, count, opts.rest);
+    // A target the page re-rendered after it was found, and until this reading was taken, is found again: else
+    // the run reads a node that is gone, its cells match no element, and nothing moved during it to redo it.
+    let reading = await readTargets(page, count, opts.rest);
+    for (let k = 0; k < READINGS && (await targetReplaced(page)); k++) {
+      await opts.again();
+      reading = await readTargets(page, count, opts.rest);
+    }
     const during = new Map<number, string>();
     const note = (m: Map<number, string>) => {
       for (const [i, why] of m) if (!during.has(i)) during.set(i, why);

@@ -149,3 +149,30 @@ describe('steadyRun: a target that moves between two cells of a run', () => {
     assert.equal(r.moved.has(0), false);
   });
 });
+
+// Found when clicks got faster: a page that re-rendered a target after the recorder found it, and before the
+// first reading, left the recorder holding a node that was gone; its cells matched no element and, with no
+// box to compare, nothing said the run should be redone.
+test('steadyRun: a target re-rendered before the first reading is found again, not reported missing', async () => {
+  const p = await browser.newPage();
+  try {
+    await p.goto(page('', 0));
+    const targets = ['#b', '#c'];
+    await recordTargets(p, targets);
+    await p.evaluate(() => {
+      const b = document.getElementById('b') as HTMLElement;
+      b.replaceWith(b.cloneNode(true));
+    });
+    const { out, moved } = await steadyRun(p, targets.length, async (reading) => reading.states, {
+      rest: true,
+      again: () => recordTargets(p, targets, REBIND_MS),
+    });
+    assert.deepEqual(
+      out.map((s) => s && Math.round(s.box.left)),
+      [100, 300],
+    );
+    assert.deepEqual([...moved], []);
+  } finally {
+    await p.close();
+  }
+});
