@@ -24,7 +24,11 @@ export const GUARD_BINDING = '__trueclickEvent';
  * The page cannot see `__trueclick`: globals of an isolated world are invisible to the main world.
  */
 function guardMain(
-  makeKit: <N>(v: import('./identity.js').TreeView<N>, l: IdentityLists) => IdentityKit<N>,
+  makeKit: <N>(
+    v: import('./identity.js').TreeView<N>,
+    l: IdentityLists,
+    oneMoment?: boolean,
+  ) => IdentityKit<N>,
   makeView: typeof liveTreeView,
   makeEffects: typeof pressEffects,
   makeSignatures: typeof recordSignatures,
@@ -42,7 +46,18 @@ function guardMain(
   const moves = { n: 0, x: Number.NaN, y: Number.NaN };
 
   const view = makeView();
-  const kit = () => makeKit<Element>(view, lists);
+  // One kit per task: the page cannot change the tree while trueclick's own code runs, and the next task
+  // (an event the page handles, a later call) reads it afresh.
+  let current: IdentityKit<Element> | null = null;
+  const kit = () => {
+    if (!current) {
+      current = makeKit<Element>(view, lists, true);
+      queueMicrotask(() => {
+        current = null;
+      });
+    }
+    return current;
+  };
   const rectOf = (el: Element) => {
     const r = el.getBoundingClientRect();
     return { x: r.x, y: r.y, width: r.width, height: r.height };

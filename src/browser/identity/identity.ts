@@ -65,7 +65,32 @@ export interface Blocked<N> {
   by: N;
 }
 
-export function identityKit<N>(v: TreeView<N>, lists: IdentityLists): IdentityKit<N> {
+/**
+ * @param oneMoment the tree does not change while this kit is used (one synchronous task in the page): each
+ * element's parent, children, tag and attributes are read once. A fingerprint reads them many times: on a
+ * live row, about a third of a click's time in the page. The snapshot's documents keep their own tables.
+ */
+export function identityKit<N>(view: TreeView<N>, lists: IdentityLists, oneMoment = false): IdentityKit<N> {
+  const once = <T>(read: (n: N) => T) => {
+    if (!oneMoment) return read;
+    const memo = new Map<N, T>();
+    return (n: N): T => {
+      if (memo.has(n)) return memo.get(n) as T;
+      const r = read(n);
+      memo.set(n, r);
+      return r;
+    };
+  };
+  const v: TreeView<N> = {
+    parent: once((n) => view.parent(n)),
+    inShadow: (n) => view.inShadow(n),
+    isHost: (n) => view.isHost(n),
+    kids: once((n) => view.kids(n)),
+    tag: once((n) => view.tag(n)),
+    attrs: once((n) => view.attrs(n)),
+    formState: (n) => view.formState(n),
+    closedShadow: (n) => view.closedShadow(n),
+  };
   const SKIP_TEXT = ['STYLE', 'SCRIPT', 'TEMPLATE', 'NOSCRIPT'];
   const NATIVE_CONTROLS = ['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA'];
   const textCache = new Map<N, string>();
