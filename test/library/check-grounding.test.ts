@@ -8,6 +8,7 @@ import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { clicksLogged, REBIND_MS, recordTargets, steadyRun } from '../../src/grounding/page.js';
 import { checkGrounding } from '../../src/playwright-test.js';
+import { SHIFT_C_ON_B, twoButtons } from '../helpers/two-buttons.js';
 
 let browser: Browser;
 before(async () => {
@@ -25,11 +26,9 @@ const BOTH_HIT = [
   ['#c', true, undefined],
 ];
 
-/** Two buttons (styled by `css`), and a script that changes the page `at` ms after it ran. */
+/** The two-button page (test/helpers/two-buttons.ts) as a data: URL. */
 const page = (change: string, at: number, css = '') =>
-  `data:text/html,${encodeURIComponent(
-    `<style>${css}</style><button id="b" style="position:absolute;left:100px;top:100px">Save</button><button id="c" style="position:absolute;left:300px;top:100px">Other</button><script>setTimeout(() => { ${change} }, ${at});</script>`,
-  )}`;
+  `data:text/html,${encodeURIComponent(twoButtons(change, at, css))}`;
 
 describe('checkGrounding on a page that changes after load', () => {
   // Found in review: the recorder kept the node it found first, so a run redone after the page re-rendered a
@@ -60,12 +59,8 @@ describe('checkGrounding on a page that changes after load', () => {
     );
   });
 
-  // The page answers the press on #b by shifting #c 3 px, and the press on #c by putting it back: at the end
-  // of each run #c is where it was, and only the reading after #b's cell sees it moved.
   test('a target the page moved during the run and put back before its end is reported as moving', async () => {
-    const shift =
-      "addEventListener('pointerdown', (e) => { const c = document.getElementById('c'); if (e.target.id === 'b') c.style.left = '303px'; if (e.target.id === 'c') c.style.left = '300px'; }, true);";
-    const r = await ground(page(shift, 0));
+    const r = await ground(page(SHIFT_C_ON_B, 0));
     assert.deepEqual(
       r.map((x) => [x.target, x.hit]),
       [

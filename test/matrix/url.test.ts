@@ -17,6 +17,7 @@ import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import type { UrlClickResult } from '../../src/cli/matrix/url-run.js';
 import { readRecords, writeReport } from '../../src/cli/report.js';
 import { sessionsIn } from '../../src/trace/trace.js';
+import { SHIFT_C_ON_B, twoButtons } from '../helpers/two-buttons.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const NARROW = [
@@ -263,16 +264,9 @@ describe('trueclick matrix --url', () => {
     assert.equal(json.misses, 0);
   });
 
-  // The page answers the press on #b by shifting #c 3 px, and the press on #c by putting it back: at the end
-  // of each run #c is where it was, and only the reading after #b's cell sees it moved.
   test('a target the page moved during the run and put back before its end is reported as moving', async () => {
-    const shift =
-      "addEventListener('pointerdown', (e) => { const c = document.getElementById('c'); if (e.target.id === 'b') c.style.left = '303px'; if (e.target.id === 'c') c.style.left = '300px'; }, true);";
     const file = join(mkdtempSync(join(os.tmpdir(), 'trueclick-matrix-')), 'back.html');
-    writeFileSync(
-      file,
-      `<button id="b" style="position:absolute;left:100px;top:100px">Save</button><button id="c" style="position:absolute;left:300px;top:100px">Other</button><script>${shift}</script>`,
-    );
+    writeFileSync(file, twoButtons(SHIFT_C_ON_B));
     const r = await cli([
       '--url',
       `file://${file}`,
