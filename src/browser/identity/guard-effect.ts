@@ -36,8 +36,6 @@ export function pressEffects(
   const fx: {
     el: Element | null;
     rec: Element | null;
-    /** One kit for the press (a kit keeps caches: one per read would rebuild them). */
-    k: IdentityKit<Element> | null;
     state: string[];
     shown: Set<Element>;
     /** Elements whose class, style or hidden state changed: they may have been shown or hidden. */
@@ -49,7 +47,6 @@ export function pressEffects(
   } = {
     el: null,
     rec: null,
-    k: null,
     state: [],
     shown: new Set(),
     toggled: new Set(),
@@ -85,9 +82,8 @@ export function pressEffects(
   };
   const startEffect = (el: Element, rec?: Element | null) => {
     fx.el = el;
-    fx.k = kit();
     // Found again, it costs ~0.5 ms inside the press's dispatch on a page of a few hundred elements.
-    fx.rec = rec !== undefined ? rec : (fx.k.record(el)?.node ?? null);
+    fx.rec = rec !== undefined ? rec : (kit().record(el)?.node ?? null);
     fx.state = stateOf(el);
     fx.shown.clear();
     fx.toggled.clear();
@@ -116,7 +112,7 @@ export function pressEffects(
     if (r.type === 'childList') {
       for (const n of Array.from(r.addedNodes)) if (n instanceof Element) fx.shown.add(n);
       for (const n of Array.from(r.removedNodes))
-        if (n instanceof Element && fx.gone.length < 3) fx.gone.push((fx.k ?? kit()).text(n).slice(0, 60));
+        if (n instanceof Element && fx.gone.length < 3) fx.gone.push(kit().text(n).slice(0, 60));
     }
     // Text that changed before the press too is the page living (a duration ticking without saying so), not
     // the press's doing.
@@ -124,7 +120,7 @@ export function pressEffects(
       (r.type === 'characterData' || r.type === 'childList') &&
       t &&
       fx.rec?.contains(t) &&
-      !(fx.k ?? kit()).inLive(t) &&
+      !kit().inLive(t) &&
       !tickedLately(t)
     )
       fx.text++;
@@ -167,7 +163,8 @@ export function pressEffects(
     for (const p of open) if (!fx.popovers.has(p)) fx.shown.add(p);
     for (const p of fx.popovers) if (!open.includes(p)) fx.toggled.add(p);
     const changed = now.filter((s, i) => s !== fx.state[i]);
-    const k = fx.k ?? kit();
+    // A kit reads one moment of the tree (guard-script.ts): this one is the page after the press.
+    const k = kit();
     const shown = [...fx.shown].filter(
       (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && visible(n),
     );

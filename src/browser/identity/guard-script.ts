@@ -155,7 +155,16 @@ function guardMain(
     'mousemove',
     'contextmenu',
   ]) {
-    window.addEventListener(type, onEvent, true);
+    // An event a page's script set off while it runs (a label's click passed to its control) is judged
+    // inside the page's task: the kit starts afresh there, not from what an earlier event of that task read.
+    window.addEventListener(
+      type,
+      (ev) => {
+        current = null;
+        onEvent(ev);
+      },
+      true,
+    );
   }
   window.addEventListener(
     'mousemove',
