@@ -111,13 +111,6 @@ export function clicksSince(page: Page, from: number): Promise<Recorder['clicks'
   return page.evaluate((n) => (window as unknown as RecorderWindow).__tcMatrix.clicks.slice(n), from);
 }
 
-/** Whether the page replaced a node the recorder holds (a re-render): then the targets are found again. */
-function targetReplaced(page: Page): Promise<boolean> {
-  return page.evaluate(() =>
-    (window as unknown as RecorderWindow).__tcMatrix.targets.some((t) => t && !t.isConnected),
-  );
-}
-
 /** Each target's box now (CSS px of the viewport) and why it cannot be clicked, if it cannot. */
 export async function targetStates(page: Page, count: number): Promise<Array<TargetState | null>> {
   return page.evaluate((n) => {
@@ -224,6 +217,8 @@ export async function recordTargets(page: Page, targets: string[], waitMs = TARG
 export interface Reading {
   states: Array<TargetState | null>;
   world: World;
+  /** The page replaced a node the recorder holds (a re-render): the targets are to be found again. */
+  replaced: boolean;
 }
 
 /** How long a reading waits for the page's transitions to end once the mouse rested. */
@@ -254,14 +249,11 @@ export async function readTargets(page: Page, count: number, rest = true): Promi
     rest ? TRANSITION_MS : 0,
   );
   const states = await targetStates(page, count);
-  const world = await page.evaluate(() => ({
-    w: innerWidth,
-    h: innerHeight,
-    sx: scrollX,
-    sy: scrollY,
-    dpr: devicePixelRatio,
+  const { world, replaced } = await page.evaluate(() => ({
+    world: { w: innerWidth, h: innerHeight, sx: scrollX, sy: scrollY, dpr: devicePixelRatio },
+    replaced: (window as unknown as RecorderWindow).__tcMatrix.targets.some((t) => t && !t.isConnected),
   }));
-  return { states, world };
+  return { states, world, replaced };
 }
 
 /** How long after load the page is left to settle before its targets are judged. */
@@ -366,7 +358,7 @@ export async function steadyRun<T>(
     // A target the page re-rendered after it was found, and until this reading was taken, is found again: else
     // the run reads a node that is gone, its cells match no element, and nothing moved during it to redo it.
     let reading = await readTargets(page, count, opts.rest);
-    for (let k = 0; k < READINGS && (await targetReplaced(page)); k++) {
+    for (let k = 0; k < READINGS && reading.replaced; k++) {
       await opts.again();
       reading = await readTargets(page, count, opts.rest);
     }
