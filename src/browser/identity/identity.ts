@@ -72,7 +72,6 @@ export interface Blocked<N> {
  */
 export function identityKit<N>(view: TreeView<N>, lists: IdentityLists, oneMoment = false): IdentityKit<N> {
   const once = <T>(read: (n: N) => T) => {
-    if (!oneMoment) return read;
     const memo = new Map<N, T>();
     return (n: N): T => {
       if (memo.has(n)) return memo.get(n) as T;
@@ -81,16 +80,18 @@ export function identityKit<N>(view: TreeView<N>, lists: IdentityLists, oneMomen
       return r;
     };
   };
-  const v: TreeView<N> = {
-    parent: once((n) => view.parent(n)),
-    inShadow: (n) => view.inShadow(n),
-    isHost: (n) => view.isHost(n),
-    kids: once((n) => view.kids(n)),
-    tag: once((n) => view.tag(n)),
-    attrs: once((n) => view.attrs(n)),
-    formState: (n) => view.formState(n),
-    closedShadow: (n) => view.closedShadow(n),
-  };
+  const v: TreeView<N> = !oneMoment
+    ? view
+    : {
+        parent: once((n) => view.parent(n)),
+        inShadow: (n) => view.inShadow(n),
+        isHost: (n) => view.isHost(n),
+        kids: once((n) => view.kids(n)),
+        tag: once((n) => view.tag(n)),
+        attrs: once((n) => view.attrs(n)),
+        formState: (n) => view.formState(n),
+        closedShadow: (n) => view.closedShadow(n),
+      };
   const SKIP_TEXT = ['STYLE', 'SCRIPT', 'TEMPLATE', 'NOSCRIPT'];
   const NATIVE_CONTROLS = ['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA'];
   const textCache = new Map<N, string>();
