@@ -86,6 +86,7 @@ async function guardRecord(a: Attempt, reported: GuardEvent[], budgetMs = EVENTS
     if (live.at.driver.remote) local = await stop();
   }
   if (local && 'effect' in local) a.effect = local.effect ?? null;
+  if (local?.keptThroughPress !== undefined) a.keptThroughPress = local.keptThroughPress;
   if (local && local.events.length >= reported.length) return judged(local.events);
   return reported.length > 0 ? judged(reported) : null;
 }
@@ -205,6 +206,9 @@ function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickRepo
   ) {
     report.landed = report.hitNow;
     report.verdict = 'LANDED_ELSEWHERE';
+    const down = delivered.findIndex((e) => e.type === 'mousedown');
+    a.lostToRedraw =
+      a.keptThroughPress === true && down >= 0 && delivered.slice(down + 1).some((e) => e.redrawn);
     report.message = `Pressed and released on ${describeHit(report.hitNow)} at ${where}, but the browser sent no ${last}: the page replaced the element between the press and the release, or the element takes no clicks (a disabled control), so its click handlers and links did not act${went}. Take a new screenshot and check the page's state before you click again.`;
     return report;
   }

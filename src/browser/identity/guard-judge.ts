@@ -12,6 +12,8 @@ export interface JudgedEvent {
   y: number;
   /** What changed in the element or its record, when that is why it was stopped. */
   changed?: string;
+  /** Reached the element the page drew anew in place of the checked one since the last event. */
+  redrawn?: boolean;
 }
 
 /** The guard armed for one checked element and point. */
@@ -29,6 +31,8 @@ export type Armed = Arming & {
   armedAt: number;
   expires: number;
   events: JudgedEvent[];
+  /** Whether the element the press reached was still in the page once the press's own handlers had run. */
+  keptThroughPress?: boolean;
 };
 
 /**
@@ -123,12 +127,12 @@ export function eventJudge(g: {
     // composedPath, not contains(): inside a web component the target sits in a shadow tree of a.el. The
     // page background counts only as itself, or every cover that slid in would count as delivered.
     const background = a.el === document.documentElement || a.el === document.body;
-    const reached =
+    const inPlace =
       (background
         ? target === a.el || target === document.body || target === document.documentElement
-        : path.includes(a.el)) ||
-      labelActivation(a, ev, path) ||
-      redrawn(a, target);
+        : path.includes(a.el)) || labelActivation(a, ev, path);
+    const anew = !inPlace && redrawn(a, target);
+    const reached = inPlace || anew;
     // Same node but new data (a list keyed by index re-rendered it): another record, so it is stopped too.
     // Once an event was stopped for it, the change stands: a release must not follow a stopped press.
     if (a.dirty && a.changed === null) {
@@ -154,6 +158,7 @@ export function eventJudge(g: {
       target: null,
     };
     if (reached && a.changed !== null) e.changed = a.changed;
+    if (anew) e.redrawn = true;
     a.events.push(e);
     if (ev.type === 'mouseup') g.seen();
     // Only a stopped event's target is read; reading facts costs time inside the page's dispatch.

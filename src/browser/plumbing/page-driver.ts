@@ -38,6 +38,8 @@ export interface GuardEvent {
   y: number;
   /** Reached the checked element, but it (or its record) had changed since the check: stopped. */
   changed?: string;
+  /** Reached the element the page drew anew in place of the checked one (a grid cell on a tick). */
+  redrawn?: boolean;
   target: Omit<ElementFacts, 'backendNodeId'> | null;
 }
 
