@@ -181,12 +181,6 @@ export const reportShape = {
     .object({ record: z.string().nullable(), why: z.string() })
     .optional()
     .describe('`follow` was asked and the record was not followed: {record, why}.'),
-  pressedAgain: z
-    .string()
-    .optional()
-    .describe(
-      'The first press was lost (the page drew the element anew before the release): why it was pressed again.',
-    ),
   setAside: z
     .array(z.looseObject({}))
     .optional()

@@ -197,67 +197,40 @@ async function tickBetweenPressAndRelease(
 describe('AG Grid: the grid draws the pressed link anew before the release (the browser sends no click)', () => {
   const GRNT = '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy';
 
-  test('a tick between the press and the release: checked again and pressed once more; GRNT bought once', async () => {
+  // Not pressed again: a page that acted on the press and then redrew looks the same from here.
+  test('a tick between the press and the release: LANDED_ELSEWHERE says the link was drawn anew; pressed once, nothing bought', async () => {
     const { run, page } = await ctx.rw.open('prices', { tick: 1e9 });
     const buy = await at(page, GRNT);
     const shot = await ctx.tc.screenshot();
     const hook = await tickBetweenPressAndRelease(page, 1);
     try {
       const r = await ctx.rw.click(shot, buy);
-      assert.equal(r.verdict, 'OK', r.message);
-      assert.equal(hook.pressed, 2, 'pressed twice: the lost press and the one that clicked');
-      assert.match(r.pressedAgain ?? '', /anew between the first press and its release/);
-      assert.match(r.message, /^The first press was lost/);
-    } finally {
-      hook.undo();
-    }
-    assert.deepEqual(await actedOn(run), [['buy', 'GRNT']]);
-    assert.deepEqual(
-      (await ctx.rw.actionsAfter(run)).map((a) => a.id),
-      ['GRNT'],
-      'one purchase, not two',
-    );
-  });
-
-  test('a tick between every press and its release: pressed twice at most, refused, nothing bought', async () => {
-    const { run, page } = await ctx.rw.open('prices', { tick: 1e9 });
-    const buy = await at(page, GRNT);
-    const shot = await ctx.tc.screenshot();
-    const hook = await tickBetweenPressAndRelease(page, 5);
-    try {
-      const r = await ctx.rw.click(shot, buy);
       assert.equal(r.verdict, 'LANDED_ELSEWHERE', r.message);
-      assert.equal(hook.pressed, 2);
-      assert.match(r.message, /^The first press was lost.*the browser sent no click/s);
+      assert.equal(hook.pressed, 1, 'one press only');
+      assert.match(
+        r.message,
+        /the browser sent no click: the page drew it anew between the press and the release/,
+      );
+      assert.match(r.landed?.context ?? '', /GRNT/);
     } finally {
       hook.undo();
     }
     assert.deepEqual(await ctx.rw.actionsAfter(run), []);
   });
 
-  test("the page draws the link anew in its own mousedown handler: the press's doing, not pressed again", async () => {
+  test('the same click without the tick: OK, GRNT bought', async () => {
     const { run, page } = await ctx.rw.open('prices', { tick: 1e9 });
     const buy = await at(page, GRNT);
-    await page.evaluate(() => {
-      const api = (window as unknown as { rw: { api: AgGridApi } }).rw.api;
-      document.addEventListener('mousedown', () => {
-        const update: unknown[] = [];
-        api.forEachNode((n) => update.push({ ...(n.data as object) }));
-        api.applyTransaction({ update });
-      });
-    });
     const shot = await ctx.tc.screenshot();
     const hook = await tickBetweenPressAndRelease(page, 0);
     try {
       const r = await ctx.rw.click(shot, buy);
-      assert.equal(r.verdict, 'LANDED_ELSEWHERE', r.message);
-      assert.equal(hook.pressed, 1, 'one press only');
-      assert.equal(r.pressedAgain, undefined);
-      assert.match(r.message, /the browser sent no click/);
+      assert.equal(r.verdict, 'OK', r.message);
+      assert.equal(hook.pressed, 1);
     } finally {
       hook.undo();
     }
-    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+    assert.deepEqual(await actedOn(run), [['buy', 'GRNT']]);
   });
 });
 

@@ -69,14 +69,6 @@ export interface Attempt {
   /** What the press did, read with the guard's disarm (undefined: not read then; null: nothing recorded). */
   effect?: PressEffect | null;
   /**
-   * The press reached the checked element, which outlived the press's own handlers, and the release reached
-   * the element the page then drew in its place (a grid cell on a price tick), so the browser sent no click:
-   * click.ts may press once more.
-   */
-  lostToRedraw?: boolean;
-  /** Whether the pressed element was still in the page once the press's own handlers had run (the guard's record). */
-  keptThroughPress?: boolean;
-  /**
    * Where (page CSS px) the pixel guard cuts its band when that is not the captured element's own box: a
    * record whose DOM is alike its siblings' is told apart by pixels anywhere in it.
    */

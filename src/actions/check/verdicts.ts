@@ -111,8 +111,6 @@ export interface ClickReport {
   notFollowed?: { record: string | null; why: string };
   /** A point only pixels vouch for (a canvas): what the pixel guard compared, and the window it left open. */
   pixels?: PixelCheck;
-  /** A first press the page lost (it drew the element anew before the release, so no click): why it was pressed again. */
-  pressedAgain?: string;
   /** The press asked a person first (approval/gate.ts): their answer, its route and timing. */
   approval?: ApprovalRecord;
   /** The click navigated: where the page went. */

@@ -86,7 +86,6 @@ async function guardRecord(a: Attempt, reported: GuardEvent[], budgetMs = EVENTS
     if (live.at.driver.remote) local = await stop();
   }
   if (local && 'effect' in local) a.effect = local.effect ?? null;
-  if (local?.keptThroughPress !== undefined) a.keptThroughPress = local.keptThroughPress;
   if (local && local.events.length >= reported.length) return judged(local.events);
   return reported.length > 0 ? judged(reported) : null;
 }
@@ -206,10 +205,14 @@ function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickRepo
   ) {
     report.landed = report.hitNow;
     report.verdict = 'LANDED_ELSEWHERE';
+    // The guard followed the release to the element drawn in the pressed one's place: then that is why.
+    // Not pressed again here: nothing tells a grid's tick from a page that acted on the press and redrew.
     const down = delivered.findIndex((e) => e.type === 'mousedown');
-    a.lostToRedraw =
-      a.keptThroughPress === true && down >= 0 && delivered.slice(down + 1).some((e) => e.redrawn);
-    report.message = `Pressed and released on ${describeHit(report.hitNow)} at ${where}, but the browser sent no ${last}: the page replaced the element between the press and the release, or the element takes no clicks (a disabled control), so its click handlers and links did not act${went}. Take a new screenshot and check the page's state before you click again.`;
+    const redrawn = down >= 0 && delivered.slice(down + 1).some((e) => e.redrawn);
+    const why = redrawn
+      ? `the page drew it anew between the press and the release (the release reached the new one)`
+      : `the page replaced the element between the press and the release, or the element takes no clicks (a disabled control)`;
+    report.message = `Pressed and released on ${describeHit(report.hitNow)} at ${where}, but the browser sent no ${last}: ${why}, so its click handlers and links did not act${went}. Take a new screenshot and check the page's state before you click again.`;
     return report;
   }
   const reached = delivered.find((e) => e.type === last) ?? delivered.at(-1);

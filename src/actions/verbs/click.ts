@@ -1,7 +1,5 @@
-import { describeHit } from '../../browser/identity/element-facts.js';
 import { disarmAfterRelease, release } from '../../browser/identity/guard-end.js';
 import { dispatchClick } from '../../browser/plumbing/input.js';
-import { PageEvents } from '../../browser/plumbing/page-events.js';
 import { type Approver, approvalGate } from '../approval/gate.js';
 import type { Attempt, Intent } from '../check/attempt.js';
 import { followSentence } from '../check/follow.js';
@@ -36,47 +34,9 @@ export async function guardedClick(
 ): Promise<ClickReport> {
   const intent = clickIntent(req);
   const first = await checkPoint(ctx, req, intent);
-  if (!approver) {
-    if (first.refusal) return first.refusal;
-    const lost = await dispatchAndVerify(first.attempt);
-    return mayPressAgain(first.attempt, lost) ? pressAgain(ctx, req, intent, lost) : lost;
-  }
+  if (!approver) return first.refusal ?? dispatchAndVerify(first.attempt);
   const gated = await approvalGate(ctx, req, intent, first, approver);
   return gated.report ?? dispatchAndVerify(gated.attempt);
-}
-
-/**
- * A click the page lost by drawing the pressed element anew before the release (AG Grid's cell renderers on
- * a price tick; under load about one click in thirty there) did nothing: pressing again is the click the
- * agent asked for, not a second one. Only a single left click, with no navigation or dialog, and only when the
- * element outlived the press's own handlers (verify.ts): a page that answers the press by drawing the
- * control anew (React, Vue and Lit render inside the press's task) is not pressed again.
- */
-function mayPressAgain(a: Attempt, r: ClickReport): boolean {
-  return (
-    a.lostToRedraw === true &&
-    r.verdict === 'LANDED_ELSEWHERE' &&
-    (a.intent as ClickIntent).count === 1 &&
-    // Chromium on Linux sends contextmenu on the press: a right press may have opened the page's menu.
-    (a.intent as ClickIntent).button === 'left' &&
-    !r.navigation &&
-    PageEvents.of(a.ctx.driver.page).dialog === null
-  );
-}
-
-/** The whole check again, then the press; the answer says the first press was lost and why. */
-async function pressAgain(
-  ctx: ActionContext,
-  req: ClickRequest,
-  intent: ClickIntent,
-  lost: ClickReport,
-): Promise<ClickReport> {
-  const again = await checkPoint(ctx, req, intent);
-  const out = again.refusal ?? (await dispatchAndVerify(again.attempt));
-  const what = describeHit(lost.hitNow);
-  out.pressedAgain = `the page drew ${what} anew between the first press and its release, so the browser sent no click`;
-  out.message = `The first press was lost: ${out.pressedAgain}; trueclick checked the point again${again.refusal ? '' : ' and pressed once more'}. ${out.message}`;
-  return out;
 }
 
 /** browser_point: the same check, stopping before anything is sent; no guard that could block input is armed. */

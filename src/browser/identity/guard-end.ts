@@ -9,8 +9,6 @@ export interface GuardRecord {
   events: GuardEvent[];
   /** The press's effect, when asked for with the disarm (readEffect's answer, null when none was recorded). */
   effect?: PressEffect | null;
-  /** Whether the pressed element was still in the page once the press's own handlers had run. */
-  keptThroughPress?: boolean;
 }
 
 /**

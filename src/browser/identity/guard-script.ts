@@ -166,12 +166,6 @@ function guardMain(
       true,
     );
   }
-  // Last in the press's dispatch (the page's handlers and the renders they flushed have run): whether the
-  // pressed element outlived them. One drawn anew later, before the release, was not the press's doing.
-  window.addEventListener('mousedown', (ev) => {
-    const a = state.armed;
-    if (a && ev.isTrusted && a.keptThroughPress === undefined) a.keptThroughPress = a.el.isConnected;
-  });
   window.addEventListener(
     'mousemove',
     (ev) => {
@@ -253,7 +247,6 @@ function guardMain(
         armedAt: a.armedAt,
         token: a.token,
         events: a.events,
-        ...(a.keptThroughPress !== undefined ? { keptThroughPress: a.keptThroughPress } : {}),
         ...(withEffect ? { effect: effects.read() } : {}),
       };
     },
