@@ -175,12 +175,16 @@ export function keyAt(page: Page, s: Subject, p: { x: number; y: number }): Prom
 export async function rowTarget(page: Page, s: Subject, i: number): Promise<{ x: number; y: number }> {
   if (s.targetAt) return s.targetAt(page, i);
   const loc = page.locator(s.rows).nth(i).locator(s.target).first();
-  // A grid redraws its cells as prices tick: the element found may be replaced before its box is read.
-  // On a loaded machine (the count sections run side by side) ten reads in a row can all fall on a redraw:
-  // they are spread over a second.
+  // A grid redraws its cells as prices tick: found, then its box read in a second call, the element may be
+  // gone (on a loaded machine twenty reads in a row were). Found and measured in one call, in the page, it
+  // cannot be; the reads are still spread over a second.
+  const centre = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
+  };
   for (let k = 0; k < 10; k++) {
-    const b = await loc.boundingBox({ timeout: 5000 }).catch(() => null);
-    if (b) return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    const b = await loc.evaluate(centre, undefined, { timeout: 5000 }).catch(() => null);
+    if (b) return b;
     await sleep(100);
   }
   throw new Error(`/rw/${s.page}: row ${i} has no ${s.target}`);
