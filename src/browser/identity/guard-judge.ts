@@ -31,8 +31,6 @@ export type Armed = Arming & {
   armedAt: number;
   expires: number;
   events: JudgedEvent[];
-  /** Whether the element the press reached was still in the page once the press's own handlers had run. */
-  keptThroughPress?: boolean;
 };
 
 /**
