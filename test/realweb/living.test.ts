@@ -165,71 +165,55 @@ type AgGridApi = {
 };
 
 /**
- * Lets the grid's tick land between trueclick's press and its release, for the first `presses` presses: the
- * press is sent and acknowledged, the page redraws its rows, then the release goes. On a busy machine a
- * tick lands there by itself about once in thirty clicks; here it always does.
+ * Buy on GRNT through trueclick, on /rw/prices with its own ticks off. With `tick`, the grid's tick lands
+ * between trueclick's press and its release: the press is sent and acknowledged, the page redraws its rows,
+ * then the release goes (on a busy machine a tick lands there by itself about once in thirty clicks). The
+ * presses trueclick sent are counted.
  */
-async function tickBetweenPressAndRelease(
-  page: Page,
-  presses: number,
-): Promise<{ pressed: number; undo: () => void }> {
+async function buyGrntWith(tick: boolean) {
+  const { run, page } = await ctx.rw.open('prices', { tick: 1e9 });
+  const buy = await at(page, '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy');
+  const shot = await ctx.tc.screenshot();
   const driver = await ctx.tc.driver();
   const input = driver.input.bind(driver);
-  const seen = { pressed: 0, undo: () => {} };
+  let pressed = 0;
   let ticked: Promise<void> = Promise.resolve();
   driver.input = (async (method: string, params: { type?: string }) => {
     if (params.type === 'mousePressed') {
-      seen.pressed++;
+      pressed++;
       const sent = input(method as never, params as never);
       // The release is sent right behind the press: it waits for the press's acknowledgement and the tick.
-      if (seen.pressed <= presses) ticked = sent.then(() => redrawRows(page));
+      if (tick) ticked = sent.then(() => redrawRows(page));
       return sent;
     }
     if (params.type === 'mouseReleased') await ticked;
     return input(method as never, params as never);
   }) as typeof driver.input;
-  seen.undo = () => {
+  try {
+    return { run, r: await ctx.rw.click(shot, buy), pressed };
+  } finally {
     driver.input = input;
-  };
-  return seen;
+  }
 }
 
 describe('AG Grid: the grid draws the pressed link anew before the release (the browser sends no click)', () => {
-  const GRNT = '.ag-row:has([col-id="symbol"]:text-is("GRNT")) a.buy';
-
   // Not pressed again: a page that acted on the press and then redrew looks the same from here.
   test('a tick between the press and the release: LANDED_ELSEWHERE says the link was drawn anew; pressed once, nothing bought', async () => {
-    const { run, page } = await ctx.rw.open('prices', { tick: 1e9 });
-    const buy = await at(page, GRNT);
-    const shot = await ctx.tc.screenshot();
-    const hook = await tickBetweenPressAndRelease(page, 1);
-    try {
-      const r = await ctx.rw.click(shot, buy);
-      assert.equal(r.verdict, 'LANDED_ELSEWHERE', r.message);
-      assert.equal(hook.pressed, 1, 'one press only');
-      assert.match(
-        r.message,
-        /the browser sent no click: the page drew it anew between the press and the release/,
-      );
-      assert.match(r.landed?.context ?? '', /GRNT/);
-    } finally {
-      hook.undo();
-    }
+    const { run, r, pressed } = await buyGrntWith(true);
+    assert.equal(r.verdict, 'LANDED_ELSEWHERE', r.message);
+    assert.equal(pressed, 1, 'one press only');
+    assert.match(
+      r.message,
+      /the browser sent no click: the page drew it anew between the press and the release/,
+    );
+    assert.match(r.landed?.context ?? '', /GRNT/);
     assert.deepEqual(await ctx.rw.actionsAfter(run), []);
   });
 
   test('the same click without the tick: OK, GRNT bought', async () => {
-    const { run, page } = await ctx.rw.open('prices', { tick: 1e9 });
-    const buy = await at(page, GRNT);
-    const shot = await ctx.tc.screenshot();
-    const hook = await tickBetweenPressAndRelease(page, 0);
-    try {
-      const r = await ctx.rw.click(shot, buy);
-      assert.equal(r.verdict, 'OK', r.message);
-      assert.equal(hook.pressed, 1);
-    } finally {
-      hook.undo();
-    }
+    const { run, r, pressed } = await buyGrntWith(false);
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(pressed, 1);
     assert.deepEqual(await actedOn(run), [['buy', 'GRNT']]);
   });
 });
