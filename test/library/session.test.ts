@@ -54,6 +54,19 @@ describe('library: the session the MCP tools use', () => {
     assert.equal(shot.frame.geometry.devicePixelRatio, 2, 'the relaunched browser keeps the session options');
   });
 
+  test('a page that reloads itself while it is captured: every screenshot answers', async () => {
+    // A capture sent as the next document commits is never answered by Chromium, and the old document's
+    // world is gone under the capture's own reads: both must be taken again, not reported as failures.
+    await ctx.session.navigate(ctx.srv.url('/nav-a', { run: 'reload', reload: 200 }));
+    const loaders = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const shot = await ctx.session.screenshot();
+      assert.match(shot.frame.capture.url, /\/nav-a\?/);
+      loaders.add(shot.frame.capture.loaderId);
+    }
+    assert.ok(loaders.size > 3, `the page reloaded while it was captured (${loaders.size} documents)`);
+  });
+
   test('trueclickForPage: a Playwright Page gets guarded clicks with the same verdicts', async () => {
     const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {

@@ -65,6 +65,17 @@ export function isTargetClosed(err: unknown): boolean {
   );
 }
 
+/**
+ * Chromium's answers to a read whose document went away under it: the next document committed (a link, a
+ * reload, a form's answer), so the read is to be made again of the new one, not reported.
+ */
+export function lostToNavigation(err: unknown): boolean {
+  const m = err instanceof Error ? err.message : String(err);
+  return /Cannot find context with specified id|Execution context was destroyed|Not attached to an active page|Inspected target navigated or closed/i.test(
+    m,
+  );
+}
+
 /** Polls a condition every `stepMs` until it holds or `budgetMs` runs out; says which. */
 export async function pollUntil(cond: () => boolean, budgetMs: number, stepMs: number): Promise<boolean> {
   const end = Date.now() + budgetMs;

@@ -67,6 +67,8 @@ export class PageDriver {
   crashed = false;
   /** A call ran out of its budget: the page may be stuck in a script (checked before the next call). */
   timedOut = false;
+  /** Called at each main-frame commit and each new guard world (see untilDocument). */
+  private readonly documentWatchers = new Set<() => void>();
 
   private constructor(
     readonly page: Page,
@@ -93,6 +95,7 @@ export class PageDriver {
       this.mainFrameId = e.frame.id;
       this.loaderId = e.frame.loaderId;
       this.url = e.frame.url;
+      for (const f of this.documentWatchers) f();
     });
     cdp.on('Page.frameRequestedNavigation', (e) => {
       // A link with target=_blank, or a Ctrl / middle click on a link, asks for another tab (with no
@@ -118,6 +121,7 @@ export class PageDriver {
         this.worlds.set(aux.frameId, e.context.id);
         // A new document's world, made by our script before its own; createIsolatedWorld marks late again.
         this.lateWorlds.delete(aux.frameId);
+        for (const f of this.documentWatchers) f();
       }
     });
     cdp.on('Runtime.executionContextDestroyed', (e) => {
@@ -266,6 +270,35 @@ export class PageDriver {
   ): Promise<InputOutcome> {
     const r = await PageEvents.of(this.page).race(this.send(method, params));
     return r.done ? { sent: true } : { sent: false, dialog: r.dialog };
+  }
+
+  /**
+   * Calls `changed` at each commit of a main-frame document and each guard world created, until the returned
+   * function is called: a read of the page can tell that the document it read went away under it.
+   */
+  watchDocument(changed: () => void): () => void {
+    this.documentWatchers.add(changed);
+    return () => this.documentWatchers.delete(changed);
+  }
+
+  /**
+   * Waits up to `ms` for the main frame to hold a document other than `loaderId` with its guard world made
+   * (our script makes it as the document commits). Reading it before would make a world of our own, late.
+   */
+  async untilDocument(loaderId: string, ms: number): Promise<boolean> {
+    const ready = () => this.loaderId !== loaderId && this.worlds.has(this.mainFrameId);
+    if (ready()) return true;
+    let stop = () => {};
+    const ok = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      stop = this.watchDocument(() => {
+        if (!ready()) return;
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    stop();
+    return ok;
   }
 
   /** The execution context of trueclick's isolated world in a frame of this session (created on demand). */

@@ -1,6 +1,6 @@
 import { imageSize } from '../../geometry/index.js';
 import { remoteDrivers } from '../identity/remote-frames.js';
-import { BrowserError } from '../plumbing/errors.js';
+import { BrowserError, lostToNavigation } from '../plumbing/errors.js';
 import type { PageDriver } from '../plumbing/page-driver.js';
 import type { SnapshotIndex } from './snapshot.js';
 import { requestSnapshot, sameScroll } from './snapshot-request.js';
@@ -90,19 +90,58 @@ export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions
  */
 export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): Promise<Capture> {
   const deadline = Date.now() + (o.budgetMs ?? 10_000);
-  const first = await captureOnce(driver, o, deadline);
-  if (first) return first;
-  const second = await captureOnce(driver, o, deadline);
-  if (second) return second;
-  throw new BrowserError(
-    'CAPTURE_FAILED',
-    'The page kept scrolling while trueclick captured it',
-    'Wait for the page to settle (or stop its scrolling) and call browser_screenshot again.',
-  );
+  let lost: Lost = 'scrolled';
+  for (let i = 0; i < CAPTURE_TRIES && Date.now() < deadline; i++) {
+    const loaderId = driver.loaderId;
+    const r = await captureOnce(driver, o, deadline);
+    if (typeof r !== 'string') return r;
+    lost = r;
+    if (r === 'navigated') await driver.untilDocument(loaderId, Math.min(1_000, deadline - Date.now()));
+  }
+  throw lost === 'scrolled'
+    ? new BrowserError(
+        'CAPTURE_FAILED',
+        'The page kept scrolling while trueclick captured it',
+        'Wait for the page to settle (or stop its scrolling) and call browser_screenshot again.',
+      )
+    : new BrowserError(
+        'CAPTURE_FAILED',
+        'The page kept loading new documents while trueclick captured it',
+        'Wait for it to settle (browser_wait) and call browser_screenshot again.',
+      );
 }
 
-/** One capture, or null when the page scrolled while the image was taken (the clip would mix two positions). */
-async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture | null> {
+/** Why a capture was let go: the page scrolled under it, or its document was replaced (a reload, a link). */
+type Lost = 'scrolled' | 'navigated';
+
+/** Captures a page that scrolls or loads under them are taken again, up to this many times in all. */
+const CAPTURE_TRIES = 4;
+
+/**
+ * One capture, or why it was let go. Chromium never answers a capture sent as the next document commits, and
+ * the old document's world is gone under the reads around it: such a capture is of no document.
+ */
+async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture | Lost> {
+  const loaderId = driver.loaderId;
+  let committed = () => {};
+  const commit = new Promise<'navigated'>((resolve) => {
+    committed = () => resolve('navigated');
+  });
+  const unwatch = driver.watchDocument(() => {
+    if (driver.loaderId !== loaderId) committed();
+  });
+  try {
+    const r = await Promise.race([captureOf(driver, o, deadline), commit]);
+    return typeof r !== 'string' && driver.loaderId !== loaderId ? 'navigated' : r;
+  } catch (err) {
+    if (lostToNavigation(err)) return 'navigated';
+    throw err;
+  } finally {
+    unwatch();
+  }
+}
+
+async function captureOf(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture | Lost> {
   const left = () => Math.max(1, deadline - Date.now());
   const [metrics, [innerW, innerH, dprRaw, mutationCount], remote] = await Promise.all([
     driver.send('Page.getLayoutMetrics', {}, left()),
@@ -139,7 +178,7 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
     requestSnapshot(driver, remote, view, metrics.cssContentSize.width, left()),
   ]);
   const after = afterMetrics.cssVisualViewport;
-  if (!sameScroll(scroll, { x: after.pageX, y: after.pageY })) return null;
+  if (!sameScroll(scroll, { x: after.pageX, y: after.pageY })) return 'scrolled';
   const head = Buffer.from(shot.data.slice(0, 64), 'base64');
   const size = imageSize(head);
   if (size.width < 1 || size.height < 1) {
