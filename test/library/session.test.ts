@@ -67,6 +67,39 @@ describe('library: the session the MCP tools use', () => {
     assert.ok(loaders.size > 3, `the page reloaded while it was captured (${loaders.size} documents)`);
   });
 
+  test('the page loads a new document while the click is checked: refused as such, nothing clicked in either', async () => {
+    // /nav-a reloaded draws the same heading at the same place: only the document tells the two apart.
+    const url = ctx.srv.url('/nav-a', { run: 'reload-under' });
+    await ctx.session.navigate(url);
+    const shot = await ctx.session.screenshot();
+    const g = shot.frame.geometry;
+    const driver = await ctx.session.driver();
+    const send = driver.send.bind(driver);
+    let reloaded = false;
+    driver.send = (async (method: string, params?: unknown, budget?: number) => {
+      if (!reloaded && method === 'Runtime.evaluate') {
+        reloaded = true;
+        await driver.page.reload();
+      }
+      return send(method as never, params as never, budget);
+    }) as typeof driver.send;
+    try {
+      const r = await ctx.session.click({
+        frame: shot.frame.id,
+        x: (80 * g.image.width) / g.css.width,
+        y: (75 * g.image.height) / g.css.height,
+      });
+      assert.equal(reloaded, true);
+      assert.equal(r.verdict, 'STALE_TARGET', r.message);
+      assert.match(r.message, /loaded a new document/);
+      assert.equal(r.dispatched, null);
+    } finally {
+      driver.send = send;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    assert.deepEqual(ctx.srv.hits({ run: 'reload-under', type: 'pointerdown' }), []);
+  });
+
   test('trueclickForPage: a Playwright Page gets guarded clicks with the same verdicts', async () => {
     const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {

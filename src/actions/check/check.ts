@@ -188,6 +188,22 @@ export function seenRefusal(
   };
 }
 
+/**
+ * Refused when the tab committed another document since the frame (a reload, a link, a redirect) while the
+ * point was being checked: a page drawn again alike (the same heading, a list reloaded) holds other nodes and
+ * maybe other data, so nothing the look found there vouches for what the frame shows.
+ */
+export function documentGone(a: Attempt): ClickReport | null {
+  const { frame, report } = a;
+  const { driver } = a.ctx;
+  if (!frame || driver.loaderId === frame.capture.loaderId) return null;
+  return {
+    ...report,
+    verdict: 'STALE_TARGET',
+    message: `Not clicked: the tab loaded a new document (${driver.url}) while trueclick checked the point against frame ${frame.id} (${report.frameAgeMs} ms old), so what the frame shows is gone. Take a new screenshot (browser_screenshot) and find the target again.`,
+  };
+}
+
 /** What the element now under the point must also be: what `expect` describes, when no frame says. */
 export function finalChecks(a: Attempt): ClickReport | null {
   const { frame, live, report } = a;

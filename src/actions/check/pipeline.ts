@@ -14,13 +14,20 @@ import {
   rearm,
   type TickingParts,
 } from '../../browser/identity/hit-test.js';
-import { pollUntil } from '../../browser/plumbing/errors.js';
+import { lostToNavigation, pollUntil } from '../../browser/plumbing/errors.js';
 import { currentScroll, type Modifier, moveMouse } from '../../browser/plumbing/input.js';
 import { aDialog } from '../../browser/plumbing/page-events.js';
 import { missedInPixels, pixelExpectText } from '../pixels/pixel-expect.js';
 import { comparePixels, pixelStage, pixelTimed } from '../pixels/pixels.js';
 import { type Attempt, type Intent, presses } from './attempt.js';
-import { blockedThrough, finalChecks, judgeSeen, looksThrough, missedAtCapture } from './check.js';
+import {
+  blockedThrough,
+  documentGone,
+  finalChecks,
+  judgeSeen,
+  looksThrough,
+  missedAtCapture,
+} from './check.js';
 import { ActionError } from './errors.js';
 import { hasSemanticExpect } from './expect.js';
 import { followRecord, mayFollow } from './follow.js';
@@ -45,13 +52,22 @@ export async function checkPoint(
   intent: Intent,
 ): Promise<{ attempt: Attempt; refusal: null } | { attempt: Attempt; refusal: ClickReport }> {
   const a = await begin(ctx, req, intent);
-  let refusal = await atCapture(a);
-  if (!refusal) {
-    place(a);
-    refusal = await holdNow(a);
+  let refusal: ClickReport | null;
+  try {
+    refusal = await atCapture(a);
+    if (!refusal) {
+      place(a);
+      refusal = await holdNow(a);
+    }
+  } catch (err) {
+    // The old document's world went under a look: the commit, not the look, is what to report.
+    refusal = lostToNavigation(err) ? documentGone(a) : null;
+    if (!refusal) throw err;
   }
+  const gone = documentGone(a);
+  if (gone) refusal = gone;
   if (refusal && a.live) await release(a.live);
-  if (refusal && mayFollow(a, refusal)) {
+  if (refusal && !gone && mayFollow(a, refusal)) {
     const moved = await followRecord(a, refusal, holdNow);
     if (moved.refusal && moved.attempt.live) await release(moved.attempt.live);
     return moved;
