@@ -100,6 +100,34 @@ describe('library: the session the MCP tools use', () => {
     assert.deepEqual(ctx.srv.hits({ run: 'reload-under', type: 'pointerdown' }), []);
   });
 
+  test('the page reloads between the click on a field and the keys: none typed into the new document, and said', async () => {
+    await ctx.session.navigate(ctx.srv.url('/type', { run: 'type-reload' }));
+    const shot = await ctx.session.screenshot();
+    const box = await ctx.session.driver().then((d) => d.page.locator('#name').boundingBox());
+    assert.ok(box);
+    const k = shot.frame.geometry.image.width / shot.frame.geometry.css.width;
+    const driver = await ctx.session.driver();
+    const input = driver.input.bind(driver);
+    driver.input = (async (method: string, params: { type?: string }) => {
+      const sent = await input(method as never, params as never);
+      if (params.type === 'mouseReleased') await driver.page.reload();
+      return sent;
+    }) as typeof driver.input;
+    try {
+      const r = await ctx.session.type('hello', {
+        target: { frame: shot.frame.id, x: (box.x + 20) * k, y: (box.y + box.height / 2) * k },
+      });
+      assert.equal(r.click?.verdict, 'OK', r.click?.message);
+      assert.equal(r.typed, 0);
+      assert.match(r.newDocument ?? '', /loaded a new document/);
+    } finally {
+      driver.input = input;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    assert.deepEqual(ctx.srv.hits({ run: 'type-reload', type: 'keydown' }), []);
+    assert.equal(await driver.page.inputValue('#name'), '');
+  });
+
   test('trueclickForPage: a Playwright Page gets guarded clicks with the same verdicts', async () => {
     const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {

@@ -96,6 +96,28 @@ describe('noUiSlider: the handle holds a touch area child', () => {
     assert.deepEqual([a?.do, a?.form.min, a?.form.max], ['range', '400', '800']);
   });
 
+  test('the page reloads between the press and the release: UNVERIFIED, says so, nothing saved', async () => {
+    const { run, page } = await ctx.rw.open('slider');
+    const driver = await ctx.tc.driver();
+    const input = driver.input.bind(driver);
+    driver.input = (async (method: string, params: { type?: string }) => {
+      const sent = await input(method as never, params as never);
+      if (params.type === 'mousePressed') await page.reload();
+      return sent;
+    }) as typeof driver.input;
+    try {
+      const r = await dragLower(page, false);
+      assert.equal(r.verdict, 'UNVERIFIED', r.message);
+      assert.match(
+        r.message,
+        /loaded a new document \(.*\) during the drag: the release .* went to the new document/,
+      );
+    } finally {
+      driver.input = input;
+    }
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
   test('the handles were moved by script after the screenshot: refused, nothing saved', async () => {
     const { run, page } = await ctx.rw.open('slider');
     assertRefused(await dragLower(page, true), 'STALE_TARGET');

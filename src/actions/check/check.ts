@@ -8,6 +8,7 @@ import {
 } from '../../browser/identity/element-facts.js';
 import { nodeNow } from '../../browser/identity/frame-driver.js';
 import { type LiveFacts, lookThrough } from '../../browser/identity/hit-test.js';
+import type { PageDriver } from '../../browser/plumbing/page-driver.js';
 import { conventionFor, frameOrigin, toConvention } from '../../geometry/index.js';
 import type { Attempt } from './attempt.js';
 import { boundsContain, type Expect, findExpected, hasSemanticExpect, hitMatches } from './expect.js';
@@ -188,6 +189,11 @@ export function seenRefusal(
   };
 }
 
+/** Names the document the tab loaded since `loaderId` (a reload, a link), or null while it holds that one. */
+export function newDocument(driver: PageDriver, loaderId: string): string | null {
+  return driver.loaderId === loaderId ? null : `the tab loaded a new document (${driver.url})`;
+}
+
 /**
  * Refused when the tab committed another document since the frame (a reload, a link, a redirect) while the
  * point was being checked: a page drawn again alike (the same heading, a list reloaded) holds other nodes and
@@ -195,12 +201,12 @@ export function seenRefusal(
  */
 export function documentGone(a: Attempt): ClickReport | null {
   const { frame, report } = a;
-  const { driver } = a.ctx;
-  if (!frame || driver.loaderId === frame.capture.loaderId) return null;
+  const gone = frame && newDocument(a.ctx.driver, frame.capture.loaderId);
+  if (!gone) return null;
   return {
     ...report,
     verdict: 'STALE_TARGET',
-    message: `Not clicked: the tab loaded a new document (${driver.url}) while trueclick checked the point against frame ${frame.id} (${report.frameAgeMs} ms old), so what the frame shows is gone. Take a new screenshot (browser_screenshot) and find the target again.`,
+    message: `Not clicked: ${gone} while trueclick checked the point against frame ${frame.id} (${report.frameAgeMs} ms old), so what the frame shows is gone. Take a new screenshot (browser_screenshot) and find the target again.`,
   };
 }
 

@@ -55,6 +55,8 @@ export class TrueclickSession {
   private cursorAt: Point | null = null;
   /** The left button is down (a model's left_mouse_down, until its left_mouse_up). */
   private held = false;
+  /** The document the held button was pressed in (its loader id). */
+  private heldIn = '';
 
   constructor(
     private readonly options: SessionOptions = {},
@@ -276,20 +278,28 @@ export class TrueclickSession {
   /** Presses the left button at a checked point and keeps it down (a model's left_mouse_down). */
   async press(req: ClickRequest): Promise<WithEffects<ClickReport>> {
     const approver = approvalScope.getStore() ?? this.approver;
-    const r = await this.reported((ctx) => guardedPress(ctx, req, req.modifiers ?? [], approver));
+    const r = await this.reported((ctx) => {
+      this.heldIn = ctx.driver.loaderId;
+      return guardedPress(ctx, req, req.modifiers ?? [], approver);
+    });
     if (r.verdict === 'OK') this.held = true;
     return r;
   }
 
+  /** Where the held button went down, while it is held. */
+  private get pressedIn(): string | undefined {
+    return this.held ? this.heldIn : undefined;
+  }
+
   /** Moves the mouse with the left button held (between a press and its release). */
   moveHeld(req: ClickRequest, modifiers: ClickRequest['modifiers'] = []): Promise<WithEffects<ClickReport>> {
-    return this.reported((ctx) => moveWithButton(ctx, this.cursorAt, req, modifiers, true));
+    return this.reported((ctx) => moveWithButton(ctx, this.cursorAt, req, modifiers, true, this.pressedIn));
   }
 
   /** Releases the left button, moving there first with it held (a model's left_mouse_up). */
   async releaseButton(req: ClickRequest): Promise<WithEffects<ClickReport>> {
     const r = await this.reported((ctx) =>
-      moveWithButton(ctx, this.cursorAt, req, req.modifiers ?? [], false),
+      moveWithButton(ctx, this.cursorAt, req, req.modifiers ?? [], false, this.pressedIn),
     );
     this.held = false;
     return r;

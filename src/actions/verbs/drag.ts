@@ -7,6 +7,7 @@ import { aDialog } from '../../browser/plumbing/page-events.js';
 import { TrueclickError } from '../../geometry/index.js';
 import { type Approver, approvalGate } from '../approval/gate.js';
 import type { Attempt, Intent } from '../check/attempt.js';
+import { newDocument } from '../check/check.js';
 import { ActionError } from '../check/errors.js';
 import { checkPoint } from '../check/pipeline.js';
 import {
@@ -173,6 +174,8 @@ export async function guardedDrag(ctx: ActionContext, req: DragRequest): Promise
   };
   const watch = watchOutcome(a);
   report.dispatched = a.vp;
+  const doc = driver.loaderId;
+  let gone: string | null = null;
   try {
     const stopped = await pressChecked(a, watch, modifiers);
     if (stopped) return stopped;
@@ -182,10 +185,19 @@ export async function guardedDrag(ctx: ActionContext, req: DragRequest): Promise
       beforeRelease: async () => {
         const under = await inspectAndArm(driver, drop, a.scrollNow, { armMs: 0 }).catch(() => null);
         if (report.drop) report.drop.hitNow = under ? toHit(under) : null;
+        // The button is released all the same: held, it would press into the next document too.
+        gone = newDocument(driver, doc);
       },
     });
     if (!released.sent) return await dialogInterrupted(a, watch);
     const out: DragReport = await afterDispatch(a, watch);
+    if (gone) {
+      return {
+        ...out,
+        verdict: 'UNVERIFIED',
+        message: `Pressed ${describeHit(out.landed ?? report.hitNow)} at CSS ${fmtPoint(a.vp)}, but ${gone} during the drag: the release at CSS ${fmtPoint(drop)} went to the new document, so nothing was dropped where the frame showed. Take a new screenshot before you retry.`,
+      };
+    }
     if (out.verdict === 'OK') {
       out.message = `Dragged ${describeHit(out.landed ?? null)} from CSS ${fmtPoint(a.vp)} to CSS ${fmtPoint(drop)}, released over ${describeHit(report.drop?.hitNow ?? null)}${report.drop?.hitAtCapture ? ` (in the frame: ${describeHit(report.drop.hitAtCapture)})` : ''}${out.navigation?.url ? `; the page then went to ${out.navigation.url}` : ''}. Take a new screenshot to see the result.`;
     }
@@ -208,6 +220,8 @@ export async function moveWithButton(
   req: ClickRequest,
   modifiers: Modifier[] = [],
   hold: boolean,
+  /** The document (loader id) the button went down in, when trueclick pressed it. */
+  pressedIn?: string,
 ): Promise<ClickReport> {
   const to = await resolveTarget(ctx, req);
   const start = from ?? to.point;
@@ -230,5 +244,10 @@ export async function moveWithButton(
   report.hitNow = under ? toHit(under) : null;
   report.landed = report.hitNow;
   report.message = `${hold ? 'Moved the mouse with the left button held' : 'Released the left button'} at CSS ${fmtPoint(to.point)}, over ${describeHit(report.hitNow)}${out.sent ? '' : `; the page opened ${aDialog(out.dialog)}`}.`;
+  const gone = pressedIn === undefined ? null : newDocument(ctx.driver, pressedIn);
+  if (gone) {
+    report.verdict = 'UNVERIFIED';
+    report.message = `${report.message.slice(0, -1)}, but ${gone} since the button went down: this reached the new document, not what was pressed. Take a new screenshot before you retry.`;
+  }
   return report;
 }

@@ -1,6 +1,8 @@
 import { describeHit, toHit } from '../../browser/identity/element-facts.js';
 import { inspectAndArm } from '../../browser/identity/hit-test.js';
+import { nullIfNavigated } from '../../browser/plumbing/errors.js';
 import { type Modifier, moveMouse } from '../../browser/plumbing/input.js';
+import { newDocument } from '../check/check.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint } from '../check/verdicts.js';
@@ -20,15 +22,19 @@ export async function guardedHover(
   const { driver } = ctx;
   const { report } = a;
   report.dispatched = a.vp;
+  const doc = driver.loaderId;
   const moved = await moveMouse(driver, a.vp, modifiers);
   // A dialog opened by the hover freezes the page: nothing under the pointer can be read until it is answered.
-  const now = moved.sent ? await inspectAndArm(driver, a.vp, a.scrollNow, { armMs: 0 }) : null;
+  const now = moved.sent
+    ? await inspectAndArm(driver, a.vp, a.scrollNow, { armMs: 0 }).catch(nullIfNavigated)
+    : null;
+  const gone = newDocument(driver, doc);
   report.landed = now ? toHit(now) : null;
   const same = report.hitNow && report.landed && report.hitNow.nodeId === report.landed.nodeId;
   const img =
     report.frame && report.imagePoint
       ? ` (frame ${report.frame} image px ${fmtPoint(report.imagePoint)})`
       : '';
-  report.message = `Moved the mouse to CSS ${fmtPoint(a.vp)}${img}, over ${describeHit(report.hitNow)}${report.frame ? ', the element that was there in the frame' : ''}${same ? '' : `; the pointer is now over ${describeHit(report.landed)}`}. Take a screenshot to see what the hover opened.`;
+  report.message = `Moved the mouse to CSS ${fmtPoint(a.vp)}${img}, over ${describeHit(report.hitNow)}${report.frame ? ', the element that was there in the frame' : ''}${gone ? `; then ${gone}` : same ? '' : `; the pointer is now over ${describeHit(report.landed)}`}. Take a screenshot to see what the hover opened.`;
   return report;
 }

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { isKnownKeyError, type KeyOutcome, pressChord, typeText } from '../../browser/plumbing/keyboard.js';
 import { PageEvents } from '../../browser/plumbing/page-events.js';
+import { newDocument } from '../check/check.js';
 import { ActionError } from '../check/errors.js';
 import type { ActionContext } from '../check/target.js';
 import type { ClickReport } from '../check/verdicts.js';
@@ -20,29 +21,52 @@ export interface TypeResult {
   click?: ClickReport;
   typed: number;
   submitted: boolean;
+  /** The tab loaded another document while the keys went out: the rest were not typed (what it loaded). */
+  newDocument?: string;
 }
 
 /** Types into the focused element, or clicks a target first; a field that takes no typing is refused. */
 export async function typeInto(ctx: ActionContext, text: string, opts: TypeOptions): Promise<TypeResult> {
+  const { driver } = ctx;
+  // The keys are for the document the agent saw: one loaded since (a reload, a link) gets none of them.
+  const doc = driver.loaderId;
   let click: ClickReport | undefined;
   if (opts.target) {
     click = await guardedClick(ctx, { ...opts.target, typing: true });
-    if (click.verdict !== 'OK' || PageEvents.of(ctx.driver.page).dialog)
+    if (click.verdict !== 'OK' || PageEvents.of(driver.page).dialog)
       return { click, typed: 0, submitted: false };
   }
-  const page = ctx.driver.page;
-  if (!opts.target) await refuseReadOnlyFocus(page);
-  if (opts.clear) {
-    await pressChord(page, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
-    await pressChord(page, 'Delete');
+  const stop = new AbortController();
+  const cancel = () => stop.abort();
+  opts.signal?.addEventListener('abort', cancel);
+  const unwatch = driver.watchDocument(() => {
+    if (newDocument(driver, doc)) cancel();
+  });
+  try {
+    if (newDocument(driver, doc)) cancel();
+    const page = driver.page;
+    if (!opts.target && !stop.signal.aborted) await refuseReadOnlyFocus(page);
+    if (opts.clear && !stop.signal.aborted) {
+      await pressChord(page, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
+      await pressChord(page, 'Delete');
+    }
+    const typed: KeyOutcome = await typeText(page, text, stop.signal);
+    let submitted = false;
+    if (opts.submit && typed.done === Array.from(text).length && !typed.dialog && !typed.cancelled) {
+      const enter = await pressChord(page, 'Enter');
+      submitted = enter.done === 1 || Boolean(enter.dialog);
+    }
+    const gone = newDocument(driver, doc);
+    return {
+      ...(click ? { click } : {}),
+      typed: typed.done,
+      submitted,
+      ...(gone ? { newDocument: gone } : {}),
+    };
+  } finally {
+    unwatch();
+    opts.signal?.removeEventListener('abort', cancel);
   }
-  const typed: KeyOutcome = await typeText(page, text, opts.signal);
-  let submitted = false;
-  if (opts.submit && typed.done === Array.from(text).length && !typed.dialog && !typed.cancelled) {
-    const enter = await pressChord(page, 'Enter');
-    submitted = enter.done === 1 || Boolean(enter.dialog);
-  }
-  return { ...(click ? { click } : {}), typed: typed.done, submitted };
 }
 
 /** A key or a chord (`Control+A`), `repeat` times; an unknown key name is refused, nothing pressed. */

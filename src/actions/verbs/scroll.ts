@@ -1,8 +1,10 @@
 import type { ElementFacts } from '../../browser/identity/element-facts.js';
 import { describeHit, toHit } from '../../browser/identity/element-facts.js';
 import { type LiveTarget, locate } from '../../browser/identity/hit-test.js';
+import { nullIfNavigated } from '../../browser/plumbing/errors.js';
 import { currentScroll, type Modifier, wheel } from '../../browser/plumbing/input.js';
 import { aDialog, type DialogInfo } from '../../browser/plumbing/page-events.js';
+import { newDocument } from '../check/check.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint, type Point } from '../check/verdicts.js';
@@ -56,14 +58,16 @@ async function scrollerAt(at: LiveTarget, dx: number, dy: number): Promise<Scrol
     .send('DOM.resolveNode', { backendNodeId: at.backendNodeId, executionContextId: ctxId })
     .catch(() => ({ object: { objectId: undefined } }));
   if (!object.objectId) return null;
-  const r = await at.driver.send('Runtime.callFunctionOn', {
-    objectId: object.objectId,
-    functionDeclaration: SCROLLER_OF,
-    arguments: [{ value: dx }, { value: dy }],
-    returnByValue: true,
-  });
+  const r = await at.driver
+    .send('Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      functionDeclaration: SCROLLER_OF,
+      arguments: [{ value: dx }, { value: dy }],
+      returnByValue: true,
+    })
+    .catch(nullIfNavigated);
   void at.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-  return r.exceptionDetails ? null : (r.result.value as Scroller);
+  return !r || r.exceptionDetails ? null : (r.result.value as Scroller);
 }
 
 /** Largest wheel delta per event: Chromium scrolls a huge delta in one go, but the ack then waits for it. */
@@ -104,6 +108,7 @@ export async function scrollAt(
       frameAgeMs: null,
     };
   }
+  const doc = driver.loaderId;
   const at = await locate(driver, vp, await currentScroll(driver));
   const before = at ? await scrollerAt(at, delta.x, delta.y) : null;
   report.dispatched = vp;
@@ -128,6 +133,12 @@ export async function scrollAt(
     const again = await scrollerAt(at, delta.x, delta.y);
     if (!again || (again.left === after.left && again.top === after.top)) break;
     after = again;
+  }
+  const gone = newDocument(driver, doc);
+  if (gone) {
+    report.verdict = 'UNVERIFIED';
+    report.message = `Sent the wheel at CSS ${fmtPoint(vp)}, but ${gone} meanwhile: what it scrolled is not known. Take a new screenshot.`;
+    return report;
   }
   report.scroll = await currentScroll(driver);
   const element = before?.what ? toHit({ ...before.what, backendNodeId: -1 }) : null;

@@ -1,5 +1,7 @@
 import { describeHit } from '../../browser/identity/element-facts.js';
 import type { LiveFacts } from '../../browser/identity/hit-test.js';
+import { nullIfNavigated } from '../../browser/plumbing/errors.js';
+import { newDocument } from '../check/check.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint } from '../check/verdicts.js';
@@ -68,14 +70,16 @@ async function selectIn(live: LiveFacts, values: string[]): Promise<SelectResult
     .catch(() => ({ object: { objectId: undefined } }));
   if (!object.objectId) return null;
   const was = JSON.stringify([live.text, live.attrs, live.contextText ?? '']);
-  const r = await at.driver.send('Runtime.callFunctionOn', {
-    objectId: object.objectId,
-    functionDeclaration: SELECT_OPTIONS,
-    arguments: [{ value: values }, { value: was }],
-    returnByValue: true,
-  });
+  const r = await at.driver
+    .send('Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      functionDeclaration: SELECT_OPTIONS,
+      arguments: [{ value: values }, { value: was }],
+      returnByValue: true,
+    })
+    .catch(nullIfNavigated);
   void at.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-  return r.exceptionDetails ? null : (r.result.value as SelectResult);
+  return !r || r.exceptionDetails ? null : (r.result.value as SelectResult);
 }
 
 /**
@@ -98,11 +102,13 @@ export async function guardedSelect(
   });
   const live = a.live;
   if (!live) return refuse('MISSED_TARGET', `the point CSS ${fmtPoint(a.vp)} holds nothing.`);
+  const doc = ctx.driver.loaderId;
   const r = await selectIn(live, values);
+  const gone = newDocument(ctx.driver, doc);
   if (!r || 'changed' in r)
     return refuse(
       'STALE_TARGET',
-      `${describeHit(report.hitNow)} changed between the check and the selection. Take a new screenshot.`,
+      `${gone ?? `${describeHit(report.hitNow)} changed`} between the check and the selection. Take a new screenshot.`,
     );
   if ('notSelect' in r)
     return refuse(

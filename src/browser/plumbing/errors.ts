@@ -71,9 +71,15 @@ export function isTargetClosed(err: unknown): boolean {
  */
 export function lostToNavigation(err: unknown): boolean {
   const m = err instanceof Error ? err.message : String(err);
-  return /Cannot find context with specified id|Execution context was destroyed|Not attached to an active page|Inspected target navigated or closed/i.test(
+  return /Cannot find context with specified id|Execution context was destroyed|Not attached to an active page|Inspected target navigated or closed|does not belong to the document/i.test(
     m,
   );
+}
+
+/** For a read made after an action was sent: a document gone under it reads as nothing there (null). */
+export function nullIfNavigated(err: unknown): null {
+  if (lostToNavigation(err)) return null;
+  throw err;
 }
 
 /** Polls a condition every `stepMs` until it holds or `budgetMs` runs out; says which. */

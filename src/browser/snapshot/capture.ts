@@ -134,7 +134,8 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
     const r = await Promise.race([captureOf(driver, o, deadline), commit]);
     return typeof r !== 'string' && driver.loaderId !== loaderId ? 'navigated' : r;
   } catch (err) {
-    if (lostToNavigation(err)) return 'navigated';
+    // Chromium words a capture the commit cut short in several ways ("Unable to capture screenshot" too).
+    if (lostToNavigation(err) || driver.loaderId !== loaderId) return 'navigated';
     throw err;
   } finally {
     unwatch();

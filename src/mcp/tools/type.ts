@@ -54,11 +54,14 @@ export const typeTool = defineTool({
       ? ` into ${describeHit(r.click.landed ?? r.click.hitNow)}`
       : ' into the focused element';
     const all = r.typed === length;
-    const message = `Typed ${all ? JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text) : `${r.typed} of ${length} characters`}${where}${r.submitted ? ' and pressed Enter' : ''}.${effectsSentence(r)}`;
+    const typed = `Typed ${all ? JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text) : `${r.typed} of ${length} characters`}${where}${r.submitted ? ' and pressed Enter' : ''}`;
+    const message = r.newDocument
+      ? `${typed}; then ${r.newDocument}, and the rest was not typed. Take a new screenshot and check the field before you type again.`
+      : `${typed}.${effectsSentence(r)}`;
     return new ResponseBuilder()
       .line(message)
       .structuredContent({
-        verdict: 'OK',
+        verdict: r.newDocument ? 'UNVERIFIED' : 'OK',
         message,
         typed: r.typed,
         submitted: r.submitted,
