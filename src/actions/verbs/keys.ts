@@ -21,7 +21,10 @@ export interface TypeResult {
   click?: ClickReport;
   typed: number;
   submitted: boolean;
-  /** The tab loaded another document while the keys went out: the rest were not typed (what it loaded). */
+  /**
+   * The tab loaded another document while the keys went out (what it loaded): the last few sent may have
+   * reached it (keys go out 50 at a time), the rest and Enter were not sent.
+   */
   newDocument?: string;
 }
 
@@ -51,12 +54,13 @@ export async function typeInto(ctx: ActionContext, text: string, opts: TypeOptio
       await pressChord(page, 'Delete');
     }
     const typed: KeyOutcome = await typeText(page, text, stop.signal);
+    // Read before Enter: the submit's own navigation is its effect, and Enter goes to no other document.
+    const gone = newDocument(driver, doc);
     let submitted = false;
-    if (opts.submit && typed.done === Array.from(text).length && !typed.dialog && !typed.cancelled) {
+    if (opts.submit && !gone && typed.done === Array.from(text).length && !typed.dialog && !typed.cancelled) {
       const enter = await pressChord(page, 'Enter');
       submitted = enter.done === 1 || Boolean(enter.dialog);
     }
-    const gone = newDocument(driver, doc);
     return {
       ...(click ? { click } : {}),
       typed: typed.done,

@@ -56,7 +56,7 @@ export const typeTool = defineTool({
     const all = r.typed === length;
     const typed = `Typed ${all ? JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text) : `${r.typed} of ${length} characters`}${where}${r.submitted ? ' and pressed Enter' : ''}`;
     const message = r.newDocument
-      ? `${typed}; then ${r.newDocument}, and the rest was not typed. Take a new screenshot and check the field before you type again.`
+      ? `Stopped typing: ${r.newDocument} while the keys went out (${r.typed} of ${length} characters sent${where}); the last of them may have reached the new document. Take a new screenshot and check the field before you type again.`
       : `${typed}.${effectsSentence(r)}`;
     return new ResponseBuilder()
       .line(message)
