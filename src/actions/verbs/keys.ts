@@ -46,7 +46,7 @@ export async function typeInto(ctx: ActionContext, text: string, opts: TypeOptio
     if (newDocument(driver, doc)) cancel();
   });
   try {
-    if (newDocument(driver, doc)) cancel();
+    if (opts.signal?.aborted || newDocument(driver, doc)) cancel();
     const page = driver.page;
     if (!opts.target && !stop.signal.aborted) await refuseReadOnlyFocus(page);
     if (opts.clear && !stop.signal.aborted) {
