@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { typeOutcome } from '../../src/actions/verbs/keys.js';
 import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { ActionError, trueclickForPage } from '../../src/index.js';
@@ -126,6 +127,24 @@ describe('library: the session the MCP tools use', () => {
     await new Promise((r) => setTimeout(r, 150));
     assert.deepEqual(ctx.srv.hits({ run: 'type-reload', type: 'keydown' }), []);
     assert.equal(await driver.page.inputValue('#name'), '');
+  });
+
+  test('typing with no target while nothing has focus is said (UNVERIFIED), not "into the focused element"', async () => {
+    await ctx.session.navigate(ctx.srv.url('/type', { run: 'unfocused' }));
+    const page = (await ctx.session.driver()).page;
+    const loose = await ctx.session.type('abc', {});
+    assert.equal(loose.unfocused, true);
+    const said = typeOutcome(loose, 'abc');
+    assert.equal(said.verdict, 'UNVERIFIED');
+    assert.match(said.message, /with nothing focused: the keys went to the page itself, into no field/);
+    await page.focus('#name');
+    const focused = await ctx.session.type('abc', {});
+    assert.equal(focused.unfocused, undefined);
+    assert.deepEqual(typeOutcome(focused, 'abc'), {
+      verdict: 'OK',
+      message: 'Typed "abc" into the focused element.',
+    });
+    assert.equal(await page.inputValue('#name'), 'abc');
   });
 
   test('trueclickForPage: a Playwright Page gets guarded clicks with the same verdicts', async () => {

@@ -7,6 +7,7 @@ import type { ClickReport, Point } from '../check/verdicts.js';
 import type { FrameRecord } from '../session/frames.js';
 import { type Effects, effectsOf } from '../session/page-watch.js';
 import type { TrueclickSession } from '../session/session.js';
+import { typeOutcome } from '../verbs/keys.js';
 import type { ActRequest, ActResult, StepOutcome } from './act-types.js';
 
 // One native step on the session's guarded actions: a click is browser_click's click, a drag its drag, a
@@ -149,13 +150,10 @@ export async function runStep(
         ...(c.signal ? { signal: c.signal } : {}),
       });
       if (r.click && r.click.verdict !== 'OK') return fromReport(r.click);
-      const length = Array.from(step.text).length;
-      const typed = r.typed === length ? `${length} characters` : `${r.typed} of ${length} characters`;
-      const where = r.click
-        ? ` into ${r.click.landed?.tag ?? 'the field'} clicked first`
-        : ' into the focused element';
+      const said = typeOutcome(r, step.text);
       return {
-        ...done(`Typed ${typed}${r.submitted ? ' and pressed Enter' : ''}${where}.`, r),
+        ...done(said.message, r),
+        ...(said.verdict !== 'OK' ? { verdict: said.verdict } : {}),
         ...(r.click ? { report: r.click } : {}),
       };
     }

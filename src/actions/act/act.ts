@@ -215,7 +215,7 @@ export async function runAct(
     if (outcome.status === 'refused') result.refused++;
     if (outcome.status === 'refused' || (outcome.status === 'unsupported' && !HARMLESS.has(step.name)))
       stop = `action ${index + 1} (${step.name}) was ${outcome.status === 'refused' ? 'refused' : 'not possible'}, and the actions after it were planned on a page it did not produce`;
-    else if (outcome.report && outcome.verdict !== 'OK')
+    else if (outcome.verdict && outcome.verdict !== 'OK')
       stop = `action ${index + 1} (${step.name}) ended ${outcome.verdict}: where it landed is not certain`;
     else if (outcome.status === 'finished') stop = `the model said it was done (${step.name})`;
     const effects = outcome.effects;

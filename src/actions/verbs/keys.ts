@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { describeHit } from '../../browser/identity/element-facts.js';
 import { isKnownKeyError, type KeyOutcome, pressChord, typeText } from '../../browser/plumbing/keyboard.js';
 import { PageEvents } from '../../browser/plumbing/page-events.js';
 import { newDocument } from '../check/check.js';
@@ -26,6 +27,8 @@ export interface TypeResult {
    * reached it (keys go out 50 at a time), the rest and Enter were not sent.
    */
   newDocument?: string;
+  /** Typed with no target while nothing had focus: the keys went to the page itself, into no field. */
+  unfocused?: true;
 }
 
 /** Types into the focused element, or clicks a target first; a field that takes no typing is refused. */
@@ -49,6 +52,8 @@ export async function typeInto(ctx: ActionContext, text: string, opts: TypeOptio
     if (opts.signal?.aborted || newDocument(driver, doc)) cancel();
     const page = driver.page;
     if (!opts.target && !stop.signal.aborted) await refuseReadOnlyFocus(page);
+    // Typed anyway (a page may take keys itself), but never reported as typed "into the focused element".
+    const unfocused = !opts.target && (await nothingFocused(page).catch(() => false));
     if (opts.clear && !stop.signal.aborted) {
       await pressChord(page, process.platform === 'darwin' ? 'Meta+a' : 'Control+a');
       await pressChord(page, 'Delete');
@@ -66,11 +71,38 @@ export async function typeInto(ctx: ActionContext, text: string, opts: TypeOptio
       typed: typed.done,
       submitted,
       ...(gone ? { newDocument: gone } : {}),
+      ...(unfocused ? { unfocused } : {}),
     };
   } finally {
     unwatch();
     opts.signal?.removeEventListener('abort', cancel);
   }
+}
+
+/** What a typing did, as browser_type and browser_act both answer it (the effects it had are said apart). */
+export function typeOutcome(r: TypeResult, text: string): { verdict: 'OK' | 'UNVERIFIED'; message: string } {
+  const length = Array.from(text).length;
+  const where = r.click
+    ? ` into ${describeHit(r.click.landed ?? r.click.hitNow)}`
+    : r.unfocused
+      ? ' with nothing focused: the keys went to the page itself, into no field'
+      : ' into the focused element';
+  const what =
+    r.typed === length
+      ? JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)
+      : `${r.typed} of ${length} characters`;
+  if (r.newDocument)
+    return {
+      verdict: 'UNVERIFIED',
+      message: `Stopped typing: ${r.newDocument} while the keys went out (${r.typed} of ${length} characters sent${where}); the last of them may have reached the new document. Take a new screenshot and check the field before you type again.`,
+    };
+  const typed = `Typed ${what}${where}${r.submitted ? ' and pressed Enter' : ''}.`;
+  return r.unfocused
+    ? {
+        verdict: 'UNVERIFIED',
+        message: `${typed} If you meant a field, click it first or pass it as the target, and check it in a new screenshot.`,
+      }
+    : { verdict: 'OK', message: typed };
 }
 
 /** A key or a chord (`Control+A`), `repeat` times; an unknown key name is refused, nothing pressed. */
@@ -104,6 +136,14 @@ async function refuseReadOnlyFocus(page: Page): Promise<void> {
       'text',
       'blocked',
     );
+}
+
+/** Whether keys would go to no element: nothing focused, or only the page's body. */
+function nothingFocused(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    return !a || a === document.body || a === document.documentElement;
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { effectsOf, effectsSentence } from '../../actions/session/page-watch.js';
 import type { ClickRequest } from '../../actions/verbs/click.js';
-import { describeHit } from '../../browser/identity/element-facts.js';
+import { typeOutcome } from '../../actions/verbs/keys.js';
 import { documented } from '../field-docs.js';
 import { reportShape } from '../outcome.js';
 import { NO_DISPATCH, reportResult, request } from '../report.js';
@@ -49,19 +49,12 @@ export const typeTool = defineTool({
       ...(hasTarget(req as Record<string, unknown>) ? { target: req } : {}),
     });
     if (r.click && r.click.verdict !== 'OK') return reportResult(r.click, ['Nothing was typed.']);
-    const length = Array.from(text).length;
-    const where = r.click
-      ? ` into ${describeHit(r.click.landed ?? r.click.hitNow)}`
-      : ' into the focused element';
-    const all = r.typed === length;
-    const typed = `Typed ${all ? JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text) : `${r.typed} of ${length} characters`}${where}${r.submitted ? ' and pressed Enter' : ''}`;
-    const message = r.newDocument
-      ? `Stopped typing: ${r.newDocument} while the keys went out (${r.typed} of ${length} characters sent${where}); the last of them may have reached the new document. Take a new screenshot and check the field before you type again.`
-      : `${typed}.${effectsSentence(r)}`;
+    const said = typeOutcome(r, text);
+    const message = `${said.message}${effectsSentence(r)}`;
     return new ResponseBuilder()
       .line(message)
       .structuredContent({
-        verdict: r.newDocument ? 'UNVERIFIED' : 'OK',
+        verdict: said.verdict,
         message,
         typed: r.typed,
         submitted: r.submitted,
