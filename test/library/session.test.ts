@@ -147,6 +147,31 @@ describe('library: the session the MCP tools use', () => {
     assert.equal(await page.inputValue('#name'), 'abc');
   });
 
+  test('a zoom into a frame while the tab loads a new document is refused, not a zoom of the new one', async () => {
+    await ctx.session.navigate(ctx.srv.url('/nav-a', { run: 'zoom-reload' }));
+    const shot = await ctx.session.screenshot();
+    const driver = await ctx.session.driver();
+    const send = driver.send.bind(driver);
+    let reloaded = false;
+    driver.send = (async (method: string, params?: unknown, budget?: number) => {
+      if (!reloaded && method === 'Page.captureScreenshot') {
+        reloaded = true;
+        await driver.page.reload();
+      }
+      return send(method as never, params as never, budget);
+    }) as typeof driver.send;
+    try {
+      await assert.rejects(
+        ctx.session.zoom({ frame: shot.frame.id, region: [0, 0, 400, 300] }),
+        (err: Error & { code?: string }) =>
+          err.code === 'FRAME_OUTDATED' && /while trueclick zoomed/.test(err.message),
+      );
+      assert.equal(reloaded, true);
+    } finally {
+      driver.send = send;
+    }
+  });
+
   test('trueclickForPage: a Playwright Page gets guarded clicks with the same verdicts', async () => {
     const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {

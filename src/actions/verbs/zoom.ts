@@ -66,5 +66,13 @@ export async function zoomRegion(
     height: Math.min(area.height, h - Math.max(0, area.y)),
   };
   const capture = await captureFrame(ctx.driver, { ...co, region: clipped });
+  // A zoom is read as a closer look at its frame: of another document, it would be of something else.
+  if (frame && capture.loaderId !== frame.capture.loaderId)
+    throw new ActionError(
+      'FRAME_OUTDATED',
+      `Frame ${frame.id} shows ${frame.capture.url} from before a navigation: the tab loaded a new document (${capture.url}) while trueclick zoomed into it.`,
+      'Take a new screenshot (browser_screenshot) and zoom into that one.',
+      'frame',
+    );
   return frame ? { capture, of: frame.id } : { capture };
 }
