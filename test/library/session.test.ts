@@ -68,6 +68,22 @@ describe('library: the session the MCP tools use', () => {
     assert.ok(loaders.size > 3, `the page reloaded while it was captured (${loaders.size} documents)`);
   });
 
+  test('navigating away from a page that reloads itself ends on the page asked for', async () => {
+    // The page's reload, begun as the agent's navigation starts, replaces it or aborts it (net::ERR_ABORTED).
+    const ends: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      await ctx.session.navigate(ctx.srv.url('/nav-a', { run: 'leave', reload: 200 }));
+      await new Promise((r) => setTimeout(r, (i * 37) % 250));
+      const r = await ctx.session.navigate(ctx.srv.url('/type', { run: 'leave' }));
+      ends.push(new URL(r.url).pathname);
+    }
+    assert.deepEqual(
+      ends.filter((p) => p !== '/type'),
+      [],
+    );
+    assert.match((await ctx.session.driver()).page.url(), /\/type\?/);
+  });
+
   test('the page loads a new document while the click is checked: refused as such, nothing clicked in either', async () => {
     // /nav-a reloaded draws the same heading at the same place: only the document tells the two apart.
     const url = ctx.srv.url('/nav-a', { run: 'reload-under' });

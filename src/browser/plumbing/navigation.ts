@@ -31,11 +31,33 @@ export async function moveTab(
   move: Move,
   opts: { url?: string; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<NavigationResult> {
+  const loaderBefore = driver.loaderId;
+  const left = driver.url;
   try {
-    return await moveOnce(driver, move, opts);
+    const r = await moveOnce(driver, move, opts);
+    // The page being left reloaded itself (a timer) as the agent's navigation began, and its reload replaced
+    // the agent's: the agent's is asked for again, once. (A redirect back to the page left costs one more load.)
+    if (
+      move === 'goto' &&
+      r.url === left &&
+      r.url !== opts.url &&
+      driver.loaderId !== loaderBefore &&
+      !r.dialog
+    )
+      return moveOnce(driver, move, opts);
+    return r;
   } catch (err) {
-    const other =
-      err instanceof BrowserError && /interrupted by another navigation to "([^"]*)"/.exec(err.problem);
+    const problem = err instanceof BrowserError ? err.problem : '';
+    // The page left on its own as the agent's navigation began (a reload timer, a redirect script): Chromium
+    // aborts the agent's for it. The page's wins (it commits, maybe a moment later); the agent's is asked
+    // for again, once. A download or a 204 aborts too, and nothing commits.
+    if (
+      move === 'goto' &&
+      /net::ERR_ABORTED/.test(problem) &&
+      (await driver.untilDocument(loaderBefore, 1_000))
+    )
+      return moveOnce(driver, move, opts);
+    const other = /interrupted by another navigation to "([^"]*)"/.exec(problem);
     if (move !== 'goto' || !other) throw err;
     // Chromium restarted the navigation to the very URL asked for: it is under way; wait for it.
     if (other[1] === opts.url) {
