@@ -81,17 +81,25 @@ const linkOf = (r: CallToolResult) => structured<{ approval: { url: string } }>(
 const settle = () => new Promise((r) => setTimeout(r, 500));
 
 /** The agent's retry, which waits for the person: with a progress token, so the wait is seen to move. */
-async function retry(mcp: McpHarness, args: Record<string, unknown>) {
+function retry(mcp: McpHarness, args: Record<string, unknown>) {
   const progress: string[] = [];
-  const r = (await mcp.client.callTool(
-    { name: 'browser_click', arguments: args },
-    {
-      timeout: 60_000,
-      resetTimeoutOnProgress: true,
-      onprogress: (p) => progress.push(p.message ?? ''),
-    },
-  )) as CallToolResult;
-  return { r, progress };
+  const call = mcp.client
+    .callTool(
+      { name: 'browser_click', arguments: args },
+      {
+        timeout: 60_000,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => progress.push(p.message ?? ''),
+      },
+    )
+    .then((r) => ({ r: r as CallToolResult, progress }));
+  return Object.assign(call, { progress });
+}
+
+/** Until the retry says it waits for the person: a person quicker than the retry's own check answers first. */
+async function untilWaiting(progress: string[]): Promise<void> {
+  for (let i = 0; i < 400 && !progress.some((m) => m.includes("waiting for the person's answer")); i++)
+    await new Promise((r) => setTimeout(r, 50));
 }
 
 /** The person opens the link in their own browser, looks, and answers. */
@@ -122,6 +130,7 @@ describe('the approval page', () => {
     assert.deepEqual(srv.actions({ run }), [], 'nothing pressed before the yes');
 
     const waiting = retry(bare, args);
+    await untilWaiting(waiting.progress);
     const said = await answer(link, 'approve', async (p) => {
       assert.match(
         (await p.textContent('#sentence')) ?? '',
