@@ -1,7 +1,7 @@
 import type { ElementFacts } from '../../browser/identity/element-facts.js';
 import { describeHit, toHit } from '../../browser/identity/element-facts.js';
+import { callOnNode } from '../../browser/identity/frame-driver.js';
 import { type LiveTarget, locate } from '../../browser/identity/hit-test.js';
-import { nullIfNavigated } from '../../browser/plumbing/errors.js';
 import { currentScroll, type Modifier, wheel } from '../../browser/plumbing/input.js';
 import { aDialog, type DialogInfo } from '../../browser/plumbing/page-events.js';
 import { newDocument } from '../check/check.js';
@@ -52,22 +52,8 @@ const SCROLLER_OF = `function (dx, dy) {
   return { what: page ? null : g.facts(g.canonical(el)), page, left: box.scrollLeft, top: box.scrollTop };
 }`;
 
-async function scrollerAt(at: LiveTarget, dx: number, dy: number): Promise<Scroller | null> {
-  const ctxId = await at.driver.isolatedWorld(at.frameId);
-  const { object } = await at.driver
-    .send('DOM.resolveNode', { backendNodeId: at.backendNodeId, executionContextId: ctxId })
-    .catch(() => ({ object: { objectId: undefined } }));
-  if (!object.objectId) return null;
-  const r = await at.driver
-    .send('Runtime.callFunctionOn', {
-      objectId: object.objectId,
-      functionDeclaration: SCROLLER_OF,
-      arguments: [{ value: dx }, { value: dy }],
-      returnByValue: true,
-    })
-    .catch(nullIfNavigated);
-  void at.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-  return !r || r.exceptionDetails ? null : (r.result.value as Scroller);
+function scrollerAt(at: LiveTarget, dx: number, dy: number): Promise<Scroller | null> {
+  return callOnNode<Scroller>(at.driver, at.frameId, at.backendNodeId, SCROLLER_OF, [dx, dy]);
 }
 
 /** Largest wheel delta per event: Chromium scrolls a huge delta in one go, but the ack then waits for it. */

@@ -1,6 +1,6 @@
 import { describeHit } from '../../browser/identity/element-facts.js';
+import { callOnNode } from '../../browser/identity/frame-driver.js';
 import type { LiveFacts } from '../../browser/identity/hit-test.js';
-import { nullIfNavigated } from '../../browser/plumbing/errors.js';
 import { newDocument } from '../check/check.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
@@ -62,24 +62,10 @@ type SelectResult =
   | { disabledOption: string }
   | { missing: string; options: Array<{ value: string; label: string; disabled: boolean }> };
 
-async function selectIn(live: LiveFacts, values: string[]): Promise<SelectResult | null> {
+function selectIn(live: LiveFacts, values: string[]): Promise<SelectResult | null> {
   const { at } = live;
-  const ctxId = await at.driver.isolatedWorld(at.frameId);
-  const { object } = await at.driver
-    .send('DOM.resolveNode', { backendNodeId: at.backendNodeId, executionContextId: ctxId })
-    .catch(() => ({ object: { objectId: undefined } }));
-  if (!object.objectId) return null;
   const was = JSON.stringify([live.text, live.attrs, live.contextText ?? '']);
-  const r = await at.driver
-    .send('Runtime.callFunctionOn', {
-      objectId: object.objectId,
-      functionDeclaration: SELECT_OPTIONS,
-      arguments: [{ value: values }, { value: was }],
-      returnByValue: true,
-    })
-    .catch(nullIfNavigated);
-  void at.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-  return !r || r.exceptionDetails ? null : (r.result.value as SelectResult);
+  return callOnNode<SelectResult>(at.driver, at.frameId, at.backendNodeId, SELECT_OPTIONS, [values, was]);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { nullIfNavigated } from '../plumbing/errors.js';
 // Which CDP session and frame hold a frame id, and where that frame's viewport sits in the page's: the
 // frames of the page's own process and cross-site ones (out-of-process, each with its own session).
 import type { PageDriver } from '../plumbing/page-driver.js';
@@ -25,6 +26,34 @@ export function shiftRects(f: Omit<ElementFacts, 'backendNodeId'>, place: FrameP
   if (f.actionable?.rect) f.actionable.rect = mapBox(place, f.actionable.rect);
 }
 
+/**
+ * Calls `fn` on a node in trueclick's world of its frame, by value: null when the node is gone, its document
+ * went away under the call, or `fn` threw.
+ */
+export async function callOnNode<T>(
+  driver: PageDriver,
+  frameId: string,
+  backendNodeId: number,
+  fn: string,
+  args: unknown[] = [],
+): Promise<T | null> {
+  const executionContextId = await driver.isolatedWorld(frameId);
+  const { object } = await driver
+    .send('DOM.resolveNode', { backendNodeId, executionContextId })
+    .catch(() => ({ object: { objectId: undefined } }));
+  if (!object.objectId) return null;
+  const r = await driver
+    .send('Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      functionDeclaration: fn,
+      arguments: args.map((value) => ({ value })),
+      returnByValue: true,
+    })
+    .catch(nullIfNavigated);
+  void driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  return !r || r.exceptionDetails ? null : (r.result.value as T);
+}
+
 /** Whether a node captured earlier is still in the document (and where it is now, CSS viewport px). */
 export async function nodeNow(
   driver: PageDriver,
@@ -34,18 +63,13 @@ export async function nodeNow(
   try {
     const where = await frameDriver(driver, frame);
     if (!where) return null;
-    const executionContextId = await where.driver.isolatedWorld(where.frameId);
-    const { object } = await where.driver.send('DOM.resolveNode', { backendNodeId, executionContextId });
-    if (!object.objectId) return null;
-    const r = await where.driver.send('Runtime.callFunctionOn', {
-      objectId: object.objectId,
-      functionDeclaration:
-        'function () { const f = window.__trueclick.facts(this); f.connected = this.isConnected; return f; }',
-      returnByValue: true,
-    });
-    void where.driver.cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-    if (r.exceptionDetails) return null;
-    const f = r.result.value as Omit<ElementFacts, 'backendNodeId'> & { connected: boolean };
+    const f = await callOnNode<Omit<ElementFacts, 'backendNodeId'> & { connected: boolean }>(
+      where.driver,
+      where.frameId,
+      backendNodeId,
+      'function () { const f = window.__trueclick.facts(this); f.connected = this.isConnected; return f; }',
+    );
+    if (!f) return null;
     shiftRects(f, where.place);
     if (frame) f.frame = frame;
     return f;
