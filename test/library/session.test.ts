@@ -9,6 +9,26 @@ import { librarySession } from '../helpers/library.js';
 
 const ctx = librarySession({ deviceScaleFactor: 2 });
 
+/** Reloads the page once, right before the session's first `method` command goes out. */
+async function reloadBefore(method: string) {
+  const driver = await ctx.session.driver();
+  const send = driver.send.bind(driver);
+  let reloaded = false;
+  driver.send = (async (m: string, params?: unknown, budget?: number) => {
+    if (!reloaded && m === method) {
+      reloaded = true;
+      await driver.page.reload();
+    }
+    return send(m as never, params as never, budget);
+  }) as typeof driver.send;
+  return {
+    reloaded: () => reloaded,
+    restore: () => {
+      driver.send = send;
+    },
+  };
+}
+
 describe('library: the session the MCP tools use', () => {
   test('NaN and Infinity are refused with a typed error, and nothing is clicked', async () => {
     await ctx.session.navigate(ctx.srv.url('/approve', { run: 'nan' }));
@@ -90,28 +110,19 @@ describe('library: the session the MCP tools use', () => {
     await ctx.session.navigate(url);
     const shot = await ctx.session.screenshot();
     const g = shot.frame.geometry;
-    const driver = await ctx.session.driver();
-    const send = driver.send.bind(driver);
-    let reloaded = false;
-    driver.send = (async (method: string, params?: unknown, budget?: number) => {
-      if (!reloaded && method === 'Runtime.evaluate') {
-        reloaded = true;
-        await driver.page.reload();
-      }
-      return send(method as never, params as never, budget);
-    }) as typeof driver.send;
+    const hook = await reloadBefore('Runtime.evaluate');
     try {
       const r = await ctx.session.click({
         frame: shot.frame.id,
         x: (80 * g.image.width) / g.css.width,
         y: (75 * g.image.height) / g.css.height,
       });
-      assert.equal(reloaded, true);
+      assert.equal(hook.reloaded(), true);
       assert.equal(r.verdict, 'STALE_TARGET', r.message);
       assert.match(r.message, /loaded a new document/);
       assert.equal(r.dispatched, null);
     } finally {
-      driver.send = send;
+      hook.restore();
     }
     await new Promise((r) => setTimeout(r, 150));
     assert.deepEqual(ctx.srv.hits({ run: 'reload-under', type: 'pointerdown' }), []);
@@ -166,25 +177,16 @@ describe('library: the session the MCP tools use', () => {
   test('a zoom into a frame while the tab loads a new document is refused, not a zoom of the new one', async () => {
     await ctx.session.navigate(ctx.srv.url('/nav-a', { run: 'zoom-reload' }));
     const shot = await ctx.session.screenshot();
-    const driver = await ctx.session.driver();
-    const send = driver.send.bind(driver);
-    let reloaded = false;
-    driver.send = (async (method: string, params?: unknown, budget?: number) => {
-      if (!reloaded && method === 'Page.captureScreenshot') {
-        reloaded = true;
-        await driver.page.reload();
-      }
-      return send(method as never, params as never, budget);
-    }) as typeof driver.send;
+    const hook = await reloadBefore('Page.captureScreenshot');
     try {
       await assert.rejects(
         ctx.session.zoom({ frame: shot.frame.id, region: [0, 0, 400, 300] }),
         (err: Error & { code?: string }) =>
           err.code === 'FRAME_OUTDATED' && /while trueclick zoomed/.test(err.message),
       );
-      assert.equal(reloaded, true);
+      assert.equal(hook.reloaded(), true);
     } finally {
-      driver.send = send;
+      hook.restore();
     }
   });
 
