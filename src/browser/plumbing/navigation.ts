@@ -31,44 +31,38 @@ export async function moveTab(
   move: Move,
   opts: { url?: string; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<NavigationResult> {
-  const loaderBefore = driver.loaderId;
-  const left = driver.url;
-  try {
-    const r = await moveOnce(driver, move, opts);
-    // The page being left reloaded itself (a timer) as the agent's navigation began, and its reload replaced
-    // the agent's: the agent's is asked for again, once. (A redirect back to the page left costs one more load.)
-    if (
-      move === 'goto' &&
-      r.url === left &&
-      r.url !== opts.url &&
-      driver.loaderId !== loaderBefore &&
-      !r.dialog
-    )
-      return moveOnce(driver, move, opts);
-    return r;
-  } catch (err) {
-    const problem = err instanceof BrowserError ? err.problem : '';
-    // The page left on its own as the agent's navigation began (a reload timer, a redirect script): Chromium
-    // aborts the agent's for it. The page's wins (it commits, maybe a moment later); the agent's is asked
-    // for again, once. A download or a 204 aborts too, and nothing commits.
-    if (
-      move === 'goto' &&
-      /net::ERR_ABORTED/.test(problem) &&
-      (await driver.untilDocument(loaderBefore, 1_000))
-    )
-      return moveOnce(driver, move, opts);
-    const other = /interrupted by another navigation to "([^"]*)"/.exec(problem);
-    if (move !== 'goto' || !other) throw err;
-    // Chromium restarted the navigation to the very URL asked for: it is under way; wait for it.
-    if (other[1] === opts.url) {
-      await driver.page
-        .waitForLoadState('load', { timeout: opts.timeoutMs ?? NAVIGATION_TIMEOUT_MS })
-        .catch(() => {});
-      return { url: driver.page.url(), title: await driver.page.title().catch(() => '') };
+  // The page's own navigation can win over the agent's as it begins: the agent's is then asked for again,
+  // once, and that second attempt is read the same way.
+  for (let attempt = 1; ; attempt++) {
+    const loaderBefore = driver.loaderId;
+    const left = driver.url;
+    const again = move === 'goto' && attempt === 1;
+    try {
+      const r = await moveOnce(driver, move, opts);
+      // The page being left reloaded itself (a timer) and its reload replaced the agent's navigation.
+      // (A redirect back to the page left costs one more load.)
+      if (again && r.url === left && r.url !== opts.url && driver.loaderId !== loaderBefore && !r.dialog)
+        continue;
+      return r;
+    } catch (err) {
+      const problem = err instanceof BrowserError ? err.problem : '';
+      const other = /interrupted by another navigation to "([^"]*)"/.exec(problem);
+      // Chromium restarted the navigation to the very URL asked for: it is under way; wait for it.
+      if (move === 'goto' && other?.[1] === opts.url) {
+        await driver.page
+          .waitForLoadState('load', { timeout: opts.timeoutMs ?? NAVIGATION_TIMEOUT_MS })
+          .catch(() => {});
+        return { url: driver.page.url(), title: await driver.page.title().catch(() => '') };
+      }
+      // The page's own script navigated at the same moment (after a dialog, on a timer), or its reload aborted
+      // the agent's (net::ERR_ABORTED; it commits, maybe a moment later: a download or a 204 commits none).
+      if (
+        again &&
+        (other || (/net::ERR_ABORTED/.test(problem) && (await driver.untilDocument(loaderBefore, 1_000))))
+      )
+        continue;
+      throw err;
     }
-    // The page's own script navigated at the same moment (what it does after a dialog, a timer): that
-    // navigation won, and the agent's is asked for again, once.
-    return moveOnce(driver, move, opts);
   }
 }
 
