@@ -1,4 +1,4 @@
-// The OCR engine as the pixel guard uses it: one tesseract kept running between reads (its model loads once),
+// The OCR engine as the pixel guard uses it: tesseracts kept running between reads (the model loads once each),
 // that a failure, a time limit or a kill costs one read and never the next, and that never keeps the process
 // that started it from exiting.
 import assert from 'node:assert/strict';
@@ -49,6 +49,20 @@ describe('the resident OCR engine', { skip: !ocrEngine().ok && 'no OCR engine' }
     assert.equal(comparable(first.text), comparable('TCK-7739 Password reset'));
     assert.equal(comparable(b?.text ?? ''), comparable('TCK-7742 Calendar invites'));
     assert.deepEqual(again, first, 'the same image reads the same, words and boxes');
+  });
+
+  test('the pages of one read go to two engines side by side, and each text comes back in its place', async () => {
+    closeOcr();
+    const texts = ['TCK-7736 Printer', 'TCK-7737 VPN drops', 'TCK-7738 Invoice PDF', 'TCK-7739 Password'];
+    const one = await readTexts([await row(texts[0] as string)], SLOW);
+    assert.equal(ocrEngineState()?.running, 1, 'one page, one engine');
+    const reads = await readTexts(await Promise.all(texts.map(row)), SLOW);
+    assert.equal(ocrEngineState()?.running, 2);
+    assert.deepEqual(
+      reads.map((r) => comparable(r.text)),
+      texts.map(comparable),
+    );
+    assert.deepEqual(reads[0], one[0], 'the same page reads the same on either engine');
   });
 
   test('reads asked at once are each given their own text', async () => {
