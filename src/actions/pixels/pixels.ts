@@ -153,9 +153,11 @@ async function clipNow(a: Attempt, image: Box): Promise<Buffer> {
 export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickReport | null> {
   if (s.alike) return compareAlike(a, s, s.alike);
   const frame = a.frame as FrameRecord;
+  // A capture shows the page as it was about when asked for, not when answered (~25 ms later): the motion
+  // re-read is timed from the asking, so the two reads lie about MOTION_MS apart, not MOTION_MS and a capture.
+  const nowAt = performance.now();
   const now = await bandNow(a, s);
   s.readAt = Date.now();
-  const nowAt = performance.now();
   const thenGrey = s.seenGrey;
   const nowGrey = fitGrey(await greyOf(now), thenGrey.width, thenGrey.height);
   const diff = diffGrey(thenGrey, nowGrey);
@@ -224,10 +226,11 @@ async function columnVerdict(a: Attempt, frame: FrameRecord): Promise<ClickRepor
   const box = { x: x0, y: el.y0, width: x1 - x0, height: el.y1 - el.y0 };
   const then = await greyRegion(Buffer.from(frame.image, 'base64'), box);
   const look = async () => fitGrey(await greyOf(await clipNow(a, box)), then.width, then.height);
+  const askedAt = performance.now();
   const now = await look();
   const diff = diffGrey(then, now);
   if (diff.changedPixels < MIN_CHANGED) return null;
-  await new Promise((r) => setTimeout(r, MOTION_MS));
+  await new Promise((r) => setTimeout(r, Math.max(0, askedAt + MOTION_MS - performance.now())));
   if (diffGrey(now, await look()).changedPixels >= MIN_CHANGED) return null;
   const css = bandCss(frame, box);
   return stale(
@@ -249,9 +252,9 @@ async function laterText(later: Buffer): Promise<string> {
 }
 
 /**
- * Whether the band changes by itself: read again MOTION_MS after it was read `nowAt` (performance.now()). A
- * playing video or an animation never matches its frame pixel for pixel, so its tones against the frame's
- * decide; null when it holds still.
+ * Whether the band changes by itself: read again MOTION_MS after it was asked for at `nowAt`
+ * (performance.now()). A playing video or an animation never matches its frame pixel for pixel, so its tones
+ * against the frame's decide; null when it holds still.
  */
 async function motion(
   a: Attempt,
