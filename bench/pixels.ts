@@ -101,13 +101,25 @@ export async function measurePixels(ctx: Ctx): Promise<Section> {
         else t.wrong++;
       }
     }
-    if (refusedCost.length > 0)
+    if (refusedCost.length > 0) {
+      const changed = summarize(refusedCost);
       out.measures.push({
         key: 'pixels.cost.changed',
         thing: `pixel guard, time per refused click (pixels changed: ${engine.ok ? 'a second re-read 120 ms on for motion, OCR of the band then and now' : 'no OCR'})`,
         page: '/rw/canvas-table',
-        summary: summarize(refusedCost),
+        summary: changed,
       });
+      // Issue 32's target is for the whole work of a changed band: without OCR there is less to time.
+      out.checks.push({
+        key: 'pixels.cost.changed',
+        thing: 'pixel guard where the band changed (motion re-read, OCR then and now), p50',
+        measured: `${changed.median.toFixed(0)} ms (p90 ${changed.p90.toFixed(0)} ms)`,
+        value: changed.median,
+        target: '≤ 200 ms',
+        met: engine.ok ? changed.median <= 200 : null,
+        ...(engine.ok ? {} : { note: `not checked: ${engine.why}` }),
+      });
+    }
     out.checks.push({
       key: 'pixels.cost',
       thing: 'pixel guard cost per click on a still canvas row, p50',
