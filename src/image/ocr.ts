@@ -95,13 +95,19 @@ export async function readTexts(images: Buffer[], opts: { timeoutMs?: number } =
       return pgm(info.width, info.height, data);
     }),
   );
-  // Pages go to the engines in turn, each engine's share as one request: then and now of a changed band
-  // are read side by side, one process each.
-  const shares = Array.from({ length: Math.min(ENGINES, pages.length) }, (_, k) =>
-    pages.filter((_, i) => i % ENGINES === k),
+  // Pages go in turn to the engines whose model is loaded (the first always), each share as one request:
+  // then and now of a changed band are read side by side, one process each.
+  const n = pages.length > 1 ? Math.min(pages.length, 1 + (spare()?.ready ? 1 : 0)) : 1;
+  const read = await Promise.all(
+    Array.from({ length: n }, (_, k) =>
+      (k === 0 ? resident() : (spare() as Engine)).read(
+        pages.filter((_, i) => i % n === k),
+        opts.timeoutMs ?? 5000,
+      ),
+    ),
   );
-  const read = await Promise.all(shares.map((share, k) => resident(k).read(share, opts.timeoutMs ?? 5000)));
-  const tsvs = pages.map((_, i) => read[i % ENGINES]?.[Math.floor(i / ENGINES)] ?? '');
+  if (pages.length > 1) warmSpare();
+  const tsvs = pages.map((_, i) => read[i % n]?.[Math.floor(i / n)] ?? '');
   return tsvs.map((tsv) => {
     const words = parseTsv(tsv).map((w) => ({
       ...w,
@@ -120,24 +126,38 @@ export async function readTexts(images: Buffer[], opts: { timeoutMs?: number } =
 const pgm = (width: number, height: number, grey: Buffer) =>
   Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), grey]);
 
+/** How long an engine may take to load its model (~0.3 s of CPU; far more on a machine that is busy). */
+const LOAD_MS = 60_000;
+
 /** How long the engine is kept with nothing to read: a session clicking on a canvas now and then keeps it. */
 const IDLE_MS = 120_000;
 
 /**
- * Engines kept running. A changed band is read twice (as the frame showed it and as it is now): on one engine
- * the second read waited for the first (p50 ~115 ms of a click's ~200 ms in the pixel guard, on two cores).
+ * Engines kept running: the first reads everything, the spare takes a share of reads of several pages once
+ * its model is loaded. A changed band is read twice (as the frame showed it and as it is now): on one engine
+ * the second read waited for the first (two bands 100 ms, against 55 ms side by side). The spare loads only
+ * after the first has, so a click that warms them shares the CPU with one load at a time.
  */
-const ENGINES = 2;
-const engines: Array<Engine | undefined> = [];
+let first: Engine | undefined;
+let second: Engine | undefined;
 
-/** Running engine `k`, started on first need; a single read always goes to the first. */
-function resident(k = 0): Engine {
-  let e = engines[k];
-  if (!e || e.ended) {
-    e = new Engine();
-    engines[k] = e;
-  }
-  return e;
+/** The first engine, started on first need. */
+function resident(): Engine {
+  if (!first || first.ended) first = new Engine();
+  return first;
+}
+
+/** The spare engine while it runs. */
+function spare(): Engine | undefined {
+  return second && !second.ended ? second : undefined;
+}
+
+/** Starts the spare once the first engine has loaded its model, unless it runs already. */
+function warmSpare(): void {
+  const one = resident();
+  void one.loaded.then(() => {
+    if (!spare() && !one.ended) second = new Engine();
+  });
 }
 
 /**
@@ -145,22 +165,32 @@ function resident(k = 0): Engine {
  * then loads while the click is checked, not when a changed band waits for its text. No-op without an engine.
  */
 export function warmOcr(): void {
-  if (ocrEngine().ok) for (let k = 0; k < ENGINES; k++) resident(k);
+  if (ocrEngine().ok) warmSpare();
 }
 
 /** Ends the engines (the next read starts another). */
 export function closeOcr(): void {
-  for (const e of engines.splice(0)) e?.close(new Error('OCR engine closed'));
+  for (const e of [first, second]) e?.close(new Error('OCR engine closed'));
+  first = undefined;
+  second = undefined;
 }
 
 /**
- * The first engine's process id and how many reads it holds, and how many engines run; undefined when the
- * first does not run (for tests).
+ * The first engine's process id and how many reads it holds; how many engines run, how many have their model
+ * loaded, and the requests each answered. Undefined when the first does not run (for tests).
  */
-export function ocrEngineState(): { pid: number | undefined; reading: number; running: number } | undefined {
-  const first = engines[0];
-  const running = engines.filter((e) => e && !e.ended).length;
-  return first && !first.ended ? { pid: first.pid, reading: first.reading, running } : undefined;
+export function ocrEngineState():
+  | { pid: number | undefined; reading: number; running: number; ready: number; answered: number[] }
+  | undefined {
+  if (!first || first.ended) return undefined;
+  const up = [first, spare()].filter((e): e is Engine => e !== undefined);
+  return {
+    pid: first.pid,
+    reading: first.reading,
+    running: up.length,
+    ready: up.filter((e) => e.ready).length,
+    answered: up.map((e) => e.answered),
+  };
 }
 
 interface Request {
@@ -183,6 +213,11 @@ interface Request {
  */
 class Engine {
   ended = false;
+  /** Its model is loaded: it answered the empty request it was started with. */
+  ready = false;
+  /** Requests answered, the empty one included. */
+  answered = 0;
+  readonly loaded: Promise<void>;
   readonly pid: number | undefined;
   private readonly proc: ChildProcessWithoutNullStreams;
   private readonly dir = mkdtempSync(join(tmpdir(), 'trueclick-ocr-'));
@@ -223,6 +258,13 @@ class Engine {
       this.close(new Error(`tesseract ended (${signal ?? `exit ${code}`})${err ? `: ${err}` : ''}`));
     });
     this.armIdle();
+    // An empty request (the mark page alone) is answered once the model is loaded.
+    this.loaded = this.read([], LOAD_MS).then(
+      () => {
+        this.ready = true;
+      },
+      () => {},
+    );
   }
 
   get reading(): number {
@@ -265,6 +307,7 @@ class Engine {
         const tsvs = head.files.map((_, i) => (this.rows.get(head.first + i) ?? []).join('\n'));
         this.rows = new Map();
         this.unlink(head.files);
+        this.answered++;
         head.resolve(tsvs);
         if (this.queue.length === 0) this.armIdle();
       }
