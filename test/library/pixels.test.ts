@@ -66,6 +66,33 @@ describe('pixel guard: canvas, chart, WebGL', () => {
     assert.ok(ocrEngineState(), 'the engine is up for the next changed band');
   });
 
+  test('a press the canvas answers by drawing is said to have changed it; one it does not answer, not', async () => {
+    const run = 'px-drawn';
+    await ctx.session.navigate(ctx.srv.url('/canvas', { run }));
+    const click = async (x: number, y: number) => {
+      const shot = await ctx.session.screenshot();
+      const g = shot.frame.geometry;
+      return ctx.session.click({
+        frame: shot.frame.id,
+        x: (x * g.image.width) / g.css.width,
+        y: (y * g.image.height) / g.css.height,
+      });
+    };
+    // Save is drawn dark once pressed (fixtures/pages/canvas.js); the DOM does not change.
+    const save = await click(260, 192);
+    assert.equal(save.verdict, 'OK', save.message);
+    const hits = await ctx.srv.waitForHits(1, { run, type: 'click' });
+    assert.equal(hits[0]?.extra?.button, 'Save', 'the page drew its Save button pressed');
+    assert.equal(save.effect?.kind, 'changed', JSON.stringify(save.effect));
+    assert.doesNotMatch(save.message, /Nothing on the page changed/);
+    assert.match(save.message, /canvas/);
+    // An empty spot: the page draws the same picture again.
+    const empty = await click(800, 300);
+    assert.equal(empty.verdict, 'OK', empty.message);
+    assert.equal(empty.effect?.kind, 'none', JSON.stringify(empty.effect));
+    assert.match(empty.message, /band under the point/);
+  });
+
   test('a still canvas table is clicked on the row the model saw (a clock ticks in its header)', async () => {
     const { run, frame, img } = await open('/rw/canvas-table');
     await sleep(250); // the clock has been redrawn since the screenshot

@@ -1,5 +1,6 @@
 import type { PressEffect } from '../../browser/identity/guard-effect.js';
 import { readEffect } from '../../browser/identity/guard-end.js';
+import { drawnByPress } from '../pixels/pixels.js';
 import type { Attempt } from './attempt.js';
 import type { ClickReport, Effect } from './verdicts.js';
 
@@ -62,5 +63,17 @@ export async function pressEffect(a: Attempt, report: ClickReport, since: number
   const fx = a.effect !== undefined ? a.effect : at ? await readEffect(at).catch(() => null) : null;
   if (!fx) return;
   report.effect = nameEffect(fx, Math.max(1, Date.now() - since));
+  // The DOM of a canvas app says nothing of what a press did there: its pixels do.
+  if (report.effect.kind === 'none' && a.pixelStage?.before) {
+    const px = await drawnByPress(a);
+    const ms = report.effect.withinMs;
+    if (px && 'drawn' in px) report.effect = { kind: 'changed', what: [px.drawn] };
+    else {
+      report.message += px
+        ? ` Nothing on the page changed within ${ms} ms after it: not its DOM, nor the pixels of the band under the point.`
+        : ` Nothing in the page's DOM changed within ${ms} ms after it; the pixels under the point were not read after it (${a.pixelStage.check.moving ? 'they move by themselves' : 'no answer in time'}), so they do not say what the press did.`;
+      return;
+    }
+  }
   report.message += effectSentence(report.effect);
 }

@@ -38,6 +38,8 @@ export interface PixelStage {
   thenText?: Promise<string>;
   /** When the band was read again (Date.now()). */
   readAt?: number;
+  /** The band as read again before trueclick's pointer came, grey: what a press's drawing is told from. */
+  before?: Grey;
   /** A record alike its siblings in the DOM: the band's colours in the frame, and its control's box there. */
   alike?: { colours: Grey[]; control: Box };
 }

@@ -160,6 +160,7 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
   s.readAt = Date.now();
   const thenGrey = s.seenGrey;
   const nowGrey = fitGrey(await greyOf(now), thenGrey.width, thenGrey.height);
+  s.before = nowGrey;
   const diff = diffGrey(thenGrey, nowGrey);
   const { check } = s;
   check.changedShare = Math.round(diff.changedShare * 10_000) / 10_000;
@@ -204,6 +205,39 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
     a,
     `${where}; ${what} read "${then}" in frame ${frame.id}, now "${nowText}" (${pct(diff.changedShare)} of its pixels changed).`,
   );
+}
+
+/** How long the band is waited for after a press: the answer says nothing of pixels rather than wait. */
+const AFTER_PRESS_MS = 1000;
+
+/**
+ * What a press drew where the DOM says nothing changed (a canvas app answers in pixels): the band under the
+ * point after the press against the band before trueclick's pointer came. `null` when it cannot tell: a band
+ * that moves by itself or was not read before, a read that failed, took too long, or met a new document
+ * (Chromium never answers a capture sent as one commits).
+ */
+export async function drawnByPress(a: Attempt): Promise<{ drawn: string } | { same: true } | null> {
+  const s = a.pixelStage;
+  const before = s?.before;
+  if (!s || !before || s.check.moving) return null;
+  let stop = () => {};
+  let timer: NodeJS.Timeout | undefined;
+  const read = bandNow(a, s).catch(() => null);
+  const cut = new Promise<null>((resolve) => {
+    stop = a.ctx.driver.watchDocument(() => resolve(null));
+    timer = setTimeout(() => resolve(null), AFTER_PRESS_MS);
+  });
+  const png = await Promise.race([read, cut]).finally(() => {
+    stop();
+    clearTimeout(timer);
+  });
+  if (!png) return null;
+  const d = diffGrey(before, fitGrey(await greyOf(png), before.width, before.height));
+  if (d.changedPixels < MIN_CHANGED) return { same: true };
+  const band = `${fmt(s.check.band.width)}×${fmt(s.check.band.height)} CSS px band under the point`;
+  return {
+    drawn: `the ${s.check.why} drew anew: ${pct(d.changedShare)} of the ${band} differs from before trueclick's pointer came`,
+  };
 }
 
 /** Half the width (CSS px) of the column through the point that is compared too. */
