@@ -162,6 +162,7 @@ describe('tabs and history', () => {
     assert.equal(r.newTab?.followed, true);
     assert.match(r.newTab?.url ?? '', /do=open-tab/);
     assert.match(r.message, /new tab/);
+    assert.doesNotMatch(r.message, /Nothing on the page changed/, 'the tab it opened is what it did');
     const shot = await frameOf(ctx.mcp);
     assert.match(shot.url ?? '', /do=open-tab/, 'the next screenshot shows the new tab');
     const list = await call('browser_tabs', { action: 'list' });

@@ -46,6 +46,10 @@ export function effectSentence(e: Effect): string {
     case 'changed':
       return ` It changed the page: ${e.what.join('; ')}.`;
     case 'none':
+      if (e.pixels === 'same')
+        return ` Nothing on the page changed within ${e.withinMs} ms after it: not its DOM, nor the pixels of the band under the point.`;
+      if (e.pixels)
+        return ` Nothing in the page's DOM changed within ${e.withinMs} ms after it; the pixels under the point were not read after it (${e.pixels === 'moving' ? 'they move by themselves' : 'no answer in time'}), so they do not say what the press did.`;
       return ` Nothing on the page changed within ${e.withinMs} ms after it.`;
     default:
       return '';
@@ -66,14 +70,8 @@ export async function pressEffect(a: Attempt, report: ClickReport, since: number
   // The DOM of a canvas app says nothing of what a press did there: its pixels do.
   if (report.effect.kind === 'none' && a.pixelStage?.before) {
     const px = await drawnByPress(a);
-    const ms = report.effect.withinMs;
     if (px && 'drawn' in px) report.effect = { kind: 'changed', what: [px.drawn] };
-    else {
-      report.message += px
-        ? ` Nothing on the page changed within ${ms} ms after it: not its DOM, nor the pixels of the band under the point.`
-        : ` Nothing in the page's DOM changed within ${ms} ms after it; the pixels under the point were not read after it (${a.pixelStage.check.moving ? 'they move by themselves' : 'no answer in time'}), so they do not say what the press did.`;
-      return;
-    }
+    else report.effect.pixels = px ? 'same' : a.pixelStage.check.moving ? 'moving' : 'unread';
   }
   report.message += effectSentence(report.effect);
 }

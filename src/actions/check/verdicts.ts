@@ -55,7 +55,11 @@ export type Effect =
   | { kind: 'navigated'; url?: string }
   | { kind: 'opened'; what: string; name?: string }
   | { kind: 'changed'; what: string[] }
-  | { kind: 'none'; withinMs: number };
+  /**
+   * `pixels` where the point is a canvas or the like, whose DOM says nothing: its band held after the press
+   * (`same`), moves by itself, or was not read in time.
+   */
+  | { kind: 'none'; withinMs: number; pixels?: 'same' | 'moving' | 'unread' };
 
 /** SPEC S4: the structuredContent of browser_click; refusals carry the same shape with isError. */
 export interface ClickReport {

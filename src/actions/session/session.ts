@@ -10,6 +10,7 @@ import { markColour } from '../../image/draw.js';
 import { drawMarks } from '../../image/marks.js';
 import type { Approver } from '../approval/gate.js';
 import { approvalScope } from '../approval/scope.js';
+import { effectSentence } from '../check/effect.js';
 import { ActionError } from '../check/errors.js';
 import { followSentence } from '../check/follow.js';
 import { MissLog } from '../check/misses.js';
@@ -130,13 +131,16 @@ export class TrueclickSession {
   ): Promise<WithEffects<T>> {
     const r = await this.watched(work);
     r.message = followSentence(r) + r.message + effectsSentence(r);
-    // A dialog, a tab or a file chooser the action opened is its effect, whatever the page did besides.
-    if (r.verdict === 'OK' && (r.dialog || r.newTab || r.fileChooser))
+    // A dialog, a tab or a file chooser the action opened is its effect, whatever the page did besides: the
+    // page's own "nothing changed" would read as if the press did nothing.
+    if (r.verdict === 'OK' && (r.dialog || r.newTab || r.fileChooser)) {
+      if (r.effect?.kind === 'none') r.message = r.message.replace(effectSentence(r.effect), '');
       r.effect = r.dialog
         ? { kind: 'opened', what: `${r.dialog.type} dialog`, name: r.dialog.message.slice(0, 80) }
         : r.newTab
           ? { kind: 'opened', what: 'tab', name: r.newTab.url }
           : { kind: 'opened', what: 'file chooser' };
+    }
     const end = (r as Partial<DragReport>).drop?.point ?? r.dispatched;
     if (end) this.cursorAt = end;
     return r;
