@@ -156,7 +156,11 @@ function spare(): Engine | undefined {
 function warmSpare(): void {
   const one = resident();
   void one.loaded.then(() => {
-    if (!spare() && !one.ended) second = new Engine();
+    try {
+      if (!spare() && !one.ended) second = new Engine();
+    } catch {
+      // no spare (a temporary folder that could not be made): the first engine reads alone
+    }
   });
 }
 
@@ -284,6 +288,8 @@ class Engine {
       this.pages += images.length + 1;
       // Past its limit a read cannot be taken back from tesseract: the process goes, with what it holds.
       const timer = setTimeout(() => this.close(new Error(`OCR took over ${timeoutMs} ms`)), timeoutMs);
+      // The empty request at start is nobody's wait: it must not keep Node running while the model loads.
+      if (images.length === 0) timer.unref();
       this.queue.push({ first, mark: this.pages, files, resolve, reject, timer });
       this.proc.stdin.write(`${[...files, this.mark].join('\n')}\n`);
     });

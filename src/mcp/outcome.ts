@@ -195,7 +195,7 @@ export const reportShape = {
     .looseObject({ kind: z.enum(['navigated', 'opened', 'changed', 'none']) })
     .optional()
     .describe(
-      'What the press did: navigated {url}, opened {what, name}, changed {what[]}, or none {withinMs, pixels?: same|moving|unread on a canvas}.',
+      'What the press did: navigated {url}, opened {what, name}, changed {what[]}, or none {withinMs; on a canvas pixels: same|unread, unread: why}.',
     ),
   navigation: z
     .looseObject({})

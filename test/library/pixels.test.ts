@@ -97,6 +97,26 @@ describe('pixel guard: canvas, chart, WebGL', () => {
     assert.match(empty.message, /band under the point/);
   });
 
+  test('a canvas press that raises an alert a moment later: the alert can be answered, and the tab stays', async () => {
+    const run = 'px-alert';
+    await ctx.session.navigate(ctx.srv.url('/canvas', { run, alert: 20 }));
+    const shot = await ctx.session.screenshot();
+    const g = shot.frame.geometry;
+    const r = await ctx.session.click({
+      frame: shot.frame.id,
+      x: (260 * g.image.width) / g.css.width,
+      y: (192 * g.image.height) / g.css.height,
+    });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal((await ctx.srv.waitForHits(1, { run, type: 'click' }))[0]?.extra?.button, 'Save');
+    // The post-press read of the band must not outlive the alert as a stuck page (its tab replaced).
+    await sleep(5500);
+    const answered = await ctx.session.handleDialog(true);
+    assert.equal(answered.dialog?.message, 'Saved Save', JSON.stringify(answered));
+    assert.equal(ctx.session.takeNotice(), undefined, 'no tab was replaced');
+    assert.match((await ctx.session.driver()).page.url(), /\/canvas\?/);
+  });
+
   test('a still canvas table is clicked on the row the model saw (a clock ticks in its header)', async () => {
     const { run, frame, img } = await open('/rw/canvas-table');
     await sleep(250); // the clock has been redrawn since the screenshot

@@ -1,6 +1,6 @@
 import type { PressEffect } from '../../browser/identity/guard-effect.js';
 import { readEffect } from '../../browser/identity/guard-end.js';
-import { drawnByPress } from '../pixels/pixels.js';
+import { drawnByPress } from '../pixels/pixel-effect.js';
 import type { Attempt } from './attempt.js';
 import type { ClickReport, Effect } from './verdicts.js';
 
@@ -47,9 +47,9 @@ export function effectSentence(e: Effect): string {
       return ` It changed the page: ${e.what.join('; ')}.`;
     case 'none':
       if (e.pixels === 'same')
-        return ` Nothing on the page changed within ${e.withinMs} ms after it: not its DOM, nor the pixels of the band under the point.`;
+        return ` Neither its DOM nor the band under the point visibly changed within ${e.withinMs} ms after it (the rest of the canvas was not compared).`;
       if (e.pixels)
-        return ` Nothing in the page's DOM changed within ${e.withinMs} ms after it; the pixels under the point were not read after it (${e.pixels === 'moving' ? 'they move by themselves' : 'no answer in time'}), so they do not say what the press did.`;
+        return ` Nothing in the page's DOM changed within ${e.withinMs} ms after it; the pixels under the point were not read after it (${e.unread ?? 'no answer'}), so they do not say what the press did.`;
       return ` Nothing on the page changed within ${e.withinMs} ms after it.`;
     default:
       return '';
@@ -70,8 +70,9 @@ export async function pressEffect(a: Attempt, report: ClickReport, since: number
   // The DOM of a canvas app says nothing of what a press did there: its pixels do.
   if (report.effect.kind === 'none' && a.pixelStage?.before) {
     const px = await drawnByPress(a);
-    if (px && 'drawn' in px) report.effect = { kind: 'changed', what: [px.drawn] };
-    else report.effect.pixels = px ? 'same' : a.pixelStage.check.moving ? 'moving' : 'unread';
+    if ('drawn' in px) report.effect = { kind: 'changed', what: [px.drawn] };
+    else if ('same' in px) report.effect.pixels = 'same';
+    else Object.assign(report.effect, { pixels: 'unread', unread: px.unread });
   }
   report.message += effectSentence(report.effect);
 }

@@ -56,10 +56,10 @@ export type Effect =
   | { kind: 'opened'; what: string; name?: string }
   | { kind: 'changed'; what: string[] }
   /**
-   * `pixels` where the point is a canvas or the like, whose DOM says nothing: its band held after the press
-   * (`same`), moves by itself, or was not read in time.
+   * `pixels` where the point is a canvas or the like, whose DOM says nothing: the band under the point held
+   * after the press (`same`), or was not read, and why (`unread`).
    */
-  | { kind: 'none'; withinMs: number; pixels?: 'same' | 'moving' | 'unread' };
+  | { kind: 'none'; withinMs: number; pixels?: 'same' | 'unread'; unread?: string };
 
 /** SPEC S4: the structuredContent of browser_click; refusals carry the same shape with isError. */
 export interface ClickReport {

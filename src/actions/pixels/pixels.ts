@@ -34,7 +34,7 @@ export type { PixelCheck, PixelStage } from './pixel-types.js';
  */
 const COLOUR_STEP = 20;
 /** Changed pixels (after filtering) below this count are noise. */
-const MIN_CHANGED = 6;
+export const MIN_CHANGED = 6;
 /** How long a changed band is watched for motion of its own: a few frames of a video. */
 const MOTION_MS = 120;
 /** Tones at least this alike: the same moving picture (a sweeping bar, a talking head), not another one. */
@@ -125,27 +125,35 @@ export function textThen(s: PixelStage): Promise<string> {
 }
 
 /** The same band now, from a clipped capture at the frame's scale; the point may have followed a scroll. */
-function bandNow(a: Attempt, s: PixelStage): Promise<Buffer> {
-  return clipNow(a, s.image);
+export function bandNow(a: Attempt, s: PixelStage, read?: { budgetMs: number }): Promise<Buffer> {
+  return clipNow(a, s.image, read);
 }
 
-/** A box of the frame's image (image px) as the page shows it now, captured at the frame's scale. */
-async function clipNow(a: Attempt, image: Box): Promise<Buffer> {
+/**
+ * A box of the frame's image (image px) as the page shows it now, captured at the frame's scale. With `read`,
+ * a capture that may go unanswered (after a press) gives up after its budget without marking the page stuck.
+ */
+async function clipNow(a: Attempt, image: Box, read?: { budgetMs: number }): Promise<Buffer> {
   const frame = a.frame as FrameRecord;
   const { k } = frameScale(frame);
   const css = bandCss(frame, image);
   const shift = { x: a.vp.x - a.resolved.point.x, y: a.vp.y - a.resolved.point.y };
-  const shot = await a.ctx.driver.send('Page.captureScreenshot', {
-    format: 'png',
-    clip: {
-      x: a.scrollNow.x + css.x + shift.x,
-      y: a.scrollNow.y + css.y + shift.y,
-      width: css.width,
-      height: css.height,
-      scale: k / frame.geometry.devicePixelRatio,
+  const shot = await a.ctx.driver.send(
+    'Page.captureScreenshot',
+    {
+      format: 'png',
+      clip: {
+        x: a.scrollNow.x + css.x + shift.x,
+        y: a.scrollNow.y + css.y + shift.y,
+        width: css.width,
+        height: css.height,
+        scale: k / frame.geometry.devicePixelRatio,
+      },
+      captureBeyondViewport: false,
     },
-    captureBeyondViewport: false,
-  });
+    read?.budgetMs,
+    { mayGoUnanswered: read !== undefined },
+  );
   return Buffer.from(shot.data, 'base64');
 }
 
@@ -205,39 +213,6 @@ export async function comparePixels(a: Attempt, s: PixelStage): Promise<ClickRep
     a,
     `${where}; ${what} read "${then}" in frame ${frame.id}, now "${nowText}" (${pct(diff.changedShare)} of its pixels changed).`,
   );
-}
-
-/** How long the band is waited for after a press: the answer says nothing of pixels rather than wait. */
-const AFTER_PRESS_MS = 1000;
-
-/**
- * What a press drew where the DOM says nothing changed (a canvas app answers in pixels): the band under the
- * point after the press against the band before trueclick's pointer came. `null` when it cannot tell: a band
- * that moves by itself or was not read before, a read that failed, took too long, or met a new document
- * (Chromium never answers a capture sent as one commits).
- */
-export async function drawnByPress(a: Attempt): Promise<{ drawn: string } | { same: true } | null> {
-  const s = a.pixelStage;
-  const before = s?.before;
-  if (!s || !before || s.check.moving) return null;
-  let stop = () => {};
-  let timer: NodeJS.Timeout | undefined;
-  const read = bandNow(a, s).catch(() => null);
-  const cut = new Promise<null>((resolve) => {
-    stop = a.ctx.driver.watchDocument(() => resolve(null));
-    timer = setTimeout(() => resolve(null), AFTER_PRESS_MS);
-  });
-  const png = await Promise.race([read, cut]).finally(() => {
-    stop();
-    clearTimeout(timer);
-  });
-  if (!png) return null;
-  const d = diffGrey(before, fitGrey(await greyOf(png), before.width, before.height));
-  if (d.changedPixels < MIN_CHANGED) return { same: true };
-  const band = `${fmt(s.check.band.width)}×${fmt(s.check.band.height)} CSS px band under the point`;
-  return {
-    drawn: `the ${s.check.why} drew anew: ${pct(d.changedShare)} of the ${band} differs from before trueclick's pointer came`,
-  };
 }
 
 /** Half the width (CSS px) of the column through the point that is compared too. */
@@ -312,7 +287,7 @@ async function motion(
 const movesBy = (m: NonNullable<PixelCheck['moving']>) =>
   `moves by itself (${pct(m.share)} of its pixels changed within ${MOTION_MS} ms)`;
 
-const pct = (share: number) => `${share < 0.001 && share > 0 ? '<0.1' : fmt(share * 100)}%`;
+export const pct = (share: number) => `${share < 0.001 && share > 0 ? '<0.1' : fmt(share * 100)}%`;
 
 function stale(a: Attempt, sentence: string): ClickReport {
   return {

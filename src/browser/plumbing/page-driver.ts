@@ -224,10 +224,15 @@ export class PageDriver {
     return { record, stop: () => this.navWatches.delete(record) };
   }
 
+  /**
+   * @param opts.mayGoUnanswered a read Chromium may hold back by design (a capture while a dialog is open or
+   *   a document commits): running out of its budget says nothing of the page, so it is not marked stuck.
+   */
   async send<M extends keyof ProtocolMapping.Commands & string>(
     method: M,
     params: ParamsOf<M>,
     budgetMs = CDP_BUDGET_MS,
+    opts: { mayGoUnanswered?: boolean } = {},
   ): Promise<ProtocolMapping.Commands[M]['returnType']> {
     if (this.isClosed) {
       throw new BrowserError(
@@ -245,7 +250,8 @@ export class PageDriver {
         send(method, params),
       )) as ProtocolMapping.Commands[M]['returnType'];
     } catch (err) {
-      if (err instanceof BrowserError && err.code === 'TIMEOUT') this.timedOut = true;
+      if (err instanceof BrowserError && err.code === 'TIMEOUT' && !opts.mayGoUnanswered)
+        this.timedOut = true;
       if (err instanceof BrowserError) throw err;
       if (isTargetClosed(err)) {
         this.closed = true;
