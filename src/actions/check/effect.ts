@@ -26,6 +26,7 @@ export function nameEffect(fx: PressEffect, withinMs: number): Effect {
   const popup = fx.appeared.find((a) => POPUPS.includes(a.role)) ?? (expanded ? fx.appeared[0] : undefined);
   if (popup)
     return { kind: 'opened', what: popup.role === 'generic' ? 'popup' : popup.role, name: popup.name };
+  if (fx.optionList) return { kind: 'opened', what: "the select's option list (the browser draws it)" };
   const what = [
     ...fx.changed.map((s) => {
       const [k = '', v = ''] = s.split(/=(.*)/s);
@@ -50,7 +51,7 @@ export function effectSentence(e: Effect): string {
         return ` Neither its DOM nor the band under the point visibly changed within ${e.withinMs} ms after it (the rest of the canvas was not compared).`;
       if (e.pixels)
         return ` Nothing in the page's DOM changed within ${e.withinMs} ms after it; the pixels under the point were not read after it (${e.unread ?? 'no answer'}), so they do not say what the press did.`;
-      return ` Nothing on the page changed within ${e.withinMs} ms after it.`;
+      return ` Nothing on the page changed in the first ${e.withinMs} ms after it (later changes are not watched).`;
     default:
       return '';
   }

@@ -14,6 +14,8 @@ export interface PressEffect {
   gone: string[];
   /** Text changes inside the control's record (live content not counted). */
   text: number;
+  /** A native single select was pressed: the browser draws its option list, outside the DOM. */
+  optionList?: boolean;
 }
 
 /**
@@ -125,10 +127,31 @@ export function pressEffects(
     )
       fx.text++;
   };
+  // Whether a holds b in the flat tree: a part of a web component's shadow tree is the component's own.
+  const holds = (a: Node, b: Node): boolean => {
+    for (let n: Node | null = b; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null))
+      if (n === a) return true;
+    return false;
+  };
+  // The opacity an element is headed for: a fade running now (a modal or toast closing) ends where it goes.
+  const opacityTarget = (el: Element, s: CSSStyleDeclaration): number => {
+    try {
+      for (const an of el.getAnimations()) {
+        const frames = (an.effect as KeyframeEffect | null)?.getKeyframes?.() ?? [];
+        const last = frames[frames.length - 1];
+        if (last && 'opacity' in last) return Number(last.opacity);
+      }
+    } catch {
+      // a browser without the Web Animations API
+    }
+    return Number(s.opacity);
+  };
   const visible = (el: Element) => {
     const b = el.getBoundingClientRect();
     const s = getComputedStyle(el);
-    return b.width > 0 && b.height > 0 && s.visibility !== 'hidden' && s.display !== 'none';
+    if (s.display === 'none' || s.visibility === 'hidden' || opacityTarget(el, s) === 0) return false;
+    // A box of its own or none (display: contents lays out only its children).
+    return s.display === 'contents' || (b.width > 0 && b.height > 0);
   };
   // What a list or a dialog is even where the identity kit calls it generic (it names controls by role).
   const IMPLICIT: Record<string, string> = {
@@ -166,14 +189,17 @@ export function pressEffects(
     // A kit reads one moment of the tree (guard-script.ts): this one is the page after the press.
     const k = kit();
     const shown = [...fx.shown].filter(
-      (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && visible(n),
+      (n) => n.isConnected && n !== el && !holds(n, el) && !holds(el, n) && visible(n),
     );
-    // The outermost of what came (a menu, not each of its items); what an attribute hid, outermost too.
-    const outer = shown.filter((n) => !shown.some((m) => m !== n && m.contains(n)));
+    // The outermost of what came (a menu, not each of its items); what an attribute hid, outermost too. What
+    // hid may hold the pressed control, or be it: a dialog or a toast closed by its own button or backdrop.
+    const outer = shown.filter((n) => !shown.some((m) => m !== n && holds(m, n)));
+    const page = (n: Element) => n === document.documentElement || n === document.body;
     const hid = [...new Set([...fx.toggled, ...fx.shown])].filter(
-      (n) => n.isConnected && n !== el && !n.contains(el) && !el.contains(n) && !visible(n),
+      (n) => n.isConnected && !page(n) && !(n !== el && holds(el, n)) && !visible(n),
     );
-    const hidOuter = hid.filter((n) => !hid.some((m) => m !== n && m.contains(n)));
+    const hidOuter = hid.filter((n) => !hid.some((m) => m !== n && holds(m, n)));
+    const select = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
     return {
       control: `${k.role(el)} "${nameOf(el).slice(0, 60)}"`,
       changed,
@@ -181,6 +207,9 @@ export function pressEffects(
       hidden: hidOuter.slice(0, 3).map((n) => ({ role: roleOf(n), name: titleOf(n).slice(0, 60) })),
       gone: el.isConnected ? fx.gone : [k.text(el).slice(0, 60), ...fx.gone].slice(0, 3),
       text: fx.text,
+      ...(select instanceof HTMLSelectElement && !select.multiple && select.size <= 1 && !select.disabled
+        ? { optionList: true }
+        : {}),
     };
   };
   return { start: startEffect, note: noteEffect, recording: () => fx.el !== null, read };
