@@ -111,7 +111,7 @@ export async function measurePixels(ctx: Ctx): Promise<Section> {
       });
       // Issue 32's target is for the whole work of a changed band: without OCR there is less to time.
       out.checks.push({
-        key: 'pixels.cost.changed',
+        key: 'pixels.cost.changed:p50',
         thing: 'pixel guard where the band changed (motion re-read, OCR then and now), p50',
         measured: `${changed.median.toFixed(0)} ms (p90 ${changed.p90.toFixed(0)} ms)`,
         value: changed.median,
@@ -121,7 +121,7 @@ export async function measurePixels(ctx: Ctx): Promise<Section> {
       });
     }
     out.checks.push({
-      key: 'pixels.cost',
+      key: 'pixels.cost.still:p50',
       thing: 'pixel guard cost per click on a still canvas row, p50',
       measured: `${stillCost.median.toFixed(0)} ms (p90 ${stillCost.p90.toFixed(0)} ms)`,
       value: stillCost.median,
