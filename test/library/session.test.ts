@@ -29,6 +29,36 @@ async function reloadBefore(method: string) {
   };
 }
 
+describe('library: what a press did', () => {
+  const press = async (run: string, query: Record<string, number> = {}) => {
+    await ctx.session.navigate(ctx.srv.url('/counter', { run, ...query }));
+    const shot = await ctx.session.screenshot();
+    const g = shot.frame.geometry;
+    return ctx.session.click({
+      frame: shot.frame.id,
+      x: (120 * g.image.width) / g.css.width,
+      y: (120 * g.image.height) / g.css.height,
+    });
+  };
+  const status = async () => (await ctx.session.driver()).page.locator('#status').textContent();
+
+  test('text rewritten elsewhere in place is said, as it reads now', async () => {
+    const r = await press('fx-counter');
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(await status(), '1 items in the cart');
+    assert.deepEqual(r.effect, { kind: 'changed', what: ['text elsewhere now reads "1 items in the cart"'] });
+    assert.match(r.message, /text elsewhere now reads "1 items in the cart"/);
+  });
+
+  test('a change that comes later is not claimed: none, saying later changes are not watched', async () => {
+    const r = await press('fx-counter-late', { late: 400 });
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(r.effect?.kind, 'none', JSON.stringify(r.effect));
+    assert.match(r.message, /in the first \d+ ms after it \(later changes are not watched\)/);
+    await (await ctx.session.driver()).page.locator('#status', { hasText: '1 items' }).waitFor();
+  });
+});
+
 describe('library: the session the MCP tools use', () => {
   test('NaN and Infinity are refused with a typed error, and nothing is clicked', async () => {
     await ctx.session.navigate(ctx.srv.url('/approve', { run: 'nan' }));

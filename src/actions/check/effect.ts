@@ -36,6 +36,7 @@ export function nameEffect(fx: PressEffect, withinMs: number): Effect {
     ...(fx.hidden ?? []).map((a) => `${a.role} "${a.name}" hidden`),
     ...fx.gone.filter(Boolean).map((t) => `"${t}" removed`),
     ...(fx.text > 0 ? ['text of its row changed'] : []),
+    ...(fx.elsewhere ?? []).map((t) => `text elsewhere now reads "${t}"`),
   ];
   return what.length ? { kind: 'changed', what: what.slice(0, 4) } : { kind: 'none', withinMs };
 }

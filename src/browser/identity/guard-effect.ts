@@ -14,6 +14,8 @@ export interface PressEffect {
   gone: string[];
   /** Text changes inside the control's record (live content not counted). */
   text: number;
+  /** Texts that changed outside the control's record, as they read now (a count, a total, a status line). */
+  elsewhere?: string[];
   /** A native single select was pressed: the browser draws its option list, outside the DOM. */
   optionList?: boolean;
 }
@@ -44,6 +46,8 @@ export function pressEffects(
     toggled: Set<Element>;
     gone: string[];
     text: number;
+    /** Elements outside the record whose own text changed. */
+    elsewhere: Set<Element>;
     /** Popovers open at the press: showing one changes no attribute, so the mutations never tell. */
     popovers: Set<Element>;
   } = {
@@ -54,6 +58,7 @@ export function pressEffects(
     toggled: new Set(),
     gone: [],
     text: 0,
+    elsewhere: new Set(),
     popovers: new Set(),
   };
   const openPopovers = (el: Element): Element[] => {
@@ -91,6 +96,7 @@ export function pressEffects(
     fx.toggled.clear();
     fx.gone = [];
     fx.text = 0;
+    fx.elsewhere.clear();
     fx.popovers = new Set(openPopovers(el));
   };
   const noteEffect = (r: MutationRecord) => {
@@ -126,6 +132,19 @@ export function pressEffects(
       !tickedLately(t)
     )
       fx.text++;
+    // Text that changed elsewhere, in place (a counter, a total, a status line): only text nodes came or
+    // went, so no element appeared to say it.
+    const textOnly = (l: NodeList) => Array.from(l).every((n) => n.nodeType === Node.TEXT_NODE);
+    if (
+      (r.type === 'characterData' ||
+        (r.type === 'childList' && textOnly(r.addedNodes) && textOnly(r.removedNodes))) &&
+      t &&
+      fx.elsewhere.size < 3 &&
+      !fx.rec?.contains(t) &&
+      !kit().inLive(t) &&
+      !tickedLately(t)
+    )
+      fx.elsewhere.add(t);
   };
   // Whether a holds b in the flat tree: a part of a web component's shadow tree is the component's own.
   const holds = (a: Node, b: Node): boolean => {
@@ -176,6 +195,13 @@ export function pressEffects(
     const by = ids.map((id) => root.getElementById?.(id)?.textContent?.trim() ?? '').filter(Boolean);
     return by.length ? by.join(' ').replace(/\s+/g, ' ') : kit().label(n) || kit().text(n);
   };
+  const elsewhereOf = (el: Element): { elsewhere?: string[] } => {
+    const now = [...fx.elsewhere]
+      .filter((n) => n.isConnected && !holds(el, n) && visible(n))
+      .map((n) => kit().text(n).slice(0, 60))
+      .filter(Boolean);
+    return now.length ? { elsewhere: now.slice(0, 2) } : {};
+  };
   /** The press's effect so far; the recording ends. */
   const read = (): PressEffect | null => {
     const el = fx.el;
@@ -207,6 +233,7 @@ export function pressEffects(
       hidden: hidOuter.slice(0, 3).map((n) => ({ role: roleOf(n), name: titleOf(n).slice(0, 60) })),
       gone: el.isConnected ? fx.gone : [k.text(el).slice(0, 60), ...fx.gone].slice(0, 3),
       text: fx.text,
+      ...elsewhereOf(el),
       ...(select instanceof HTMLSelectElement && !select.multiple && select.size <= 1 && !select.disabled
         ? { optionList: true }
         : {}),
