@@ -29,6 +29,30 @@ async function reloadBefore(method: string) {
   };
 }
 
+describe('library: a text the page wrote once is not a ticking one', () => {
+  test('a parsed row whose priority flipped once after the screenshot is refused, not set aside as ticking', async () => {
+    // The parser putting the row's text in is not a change of it: counted as one, a single flip within
+    // 10 s of the load read as "changed twice lately" and was set aside as a ticking text.
+    const run = 'flip-once';
+    await ctx.session.navigate(ctx.srv.url('/tickets', { run }));
+    const shot = await ctx.session.screenshot();
+    const page = (await ctx.session.driver()).page;
+    await page.locator('#row-TCK-7741 .prio').evaluate((el) => {
+      el.textContent = 'Low';
+    });
+    const g = shot.frame.geometry;
+    const r = await ctx.session.click({
+      frame: shot.frame.id,
+      x: (1180 * g.image.width) / g.css.width,
+      y: (148 * g.image.height) / g.css.height,
+    });
+    assert.equal(r.verdict, 'STALE_TARGET', r.message);
+    assert.match(r.message, /High/);
+    await new Promise((res) => setTimeout(res, 200));
+    assert.deepEqual(ctx.srv.hits({ run, type: 'click' }), []);
+  });
+});
+
 describe('library: what a press did', () => {
   const press = async (run: string, query: Record<string, number> = {}) => {
     await ctx.session.navigate(ctx.srv.url('/counter', { run, ...query }));

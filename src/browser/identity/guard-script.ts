@@ -95,7 +95,7 @@ function guardMain(
       };
     out.rect = rectOf(el);
     const rec = shared.recordParts ? k.record(el)?.node : undefined;
-    if (rec) out.partTimes = k.partOwners(rec).map(changes.ticks);
+    if (rec) out.partTimes = k.partOwners(rec).map(changes.ticksSinceParse);
     watchAround(el, rec ?? null);
     return out;
   };
@@ -130,7 +130,7 @@ function guardMain(
   const effects = makeEffects(kit, (el) => changes.ticksSinceParse(el).length > 0);
 
   // What the checked element and its record are, and the live half of compare-facts.ts judge (guard-signature.ts).
-  const { signature, judgeSince } = makeSignatures(kit, changes.ticks);
+  const { signature, judgeSince } = makeSignatures(kit, changes.ticksSinceParse);
   const onEvent = makeJudge({
     armed: () => state.armed,
     expire: () => {
