@@ -53,6 +53,24 @@ describe('effects of presses that open or close things in place', () => {
     assert.equal(r.effect?.kind, 'none', said(r.effect));
   });
 
+  test('a Shoelace dropdown closed by its own trigger is said hidden (its popup lays out no box of its own)', async () => {
+    const { page } = await ctx.rw.open('components');
+    const dropdown = page.locator('#row-TCK-7737 sl-dropdown');
+    const trigger = await ctx.rw.centre(dropdown.locator('sl-button'));
+    let shot = await ctx.tc.screenshot();
+    const open = await ctx.rw.click(shot, trigger);
+    assert.equal(open.verdict, 'OK', open.message);
+    await page.waitForFunction(
+      () => (document.querySelector('#row-TCK-7737 sl-dropdown') as { open?: boolean }).open,
+    );
+    await new Promise((r) => setTimeout(r, 400));
+    shot = await ctx.tc.screenshot();
+    const close = await ctx.rw.click(shot, trigger);
+    assert.equal(close.verdict, 'OK', close.message);
+    assert.equal(await dropdown.evaluate((d) => (d as unknown as { open: boolean }).open), false);
+    assert.equal(hidden(close.effect).length, 1, said(close.effect));
+  });
+
   test("a native select's press opens the option list the browser draws; the answer says so", async () => {
     const { page } = await ctx.rw.open('forms');
     const shot = await ctx.tc.screenshot();

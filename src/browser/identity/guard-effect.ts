@@ -165,12 +165,26 @@ export function pressEffects(
     }
     return Number(s.opacity);
   };
-  const visible = (el: Element) => {
+  // Faded out with what holds it in the flat tree (a popup's panel, slotted into the part that animates).
+  const fadingWith = (el: Element): boolean => {
+    let x: Node | null = el.assignedSlot ?? el.parentNode;
+    for (let i = 0; x && i < 8; i++) {
+      if (x instanceof ShadowRoot) x = x.host;
+      if (!(x instanceof Element)) return false;
+      if (opacityTarget(x, getComputedStyle(x)) === 0) return true;
+      x = x.assignedSlot ?? x.parentNode;
+    }
+    return false;
+  };
+  const visible = (el: Element, depth = 0): boolean => {
     const b = el.getBoundingClientRect();
     const s = getComputedStyle(el);
     if (s.display === 'none' || s.visibility === 'hidden' || opacityTarget(el, s) === 0) return false;
-    // A box of its own or none (display: contents lays out only its children).
-    return s.display === 'contents' || (b.width > 0 && b.height > 0);
+    if (fadingWith(el)) return false;
+    if (s.display !== 'contents') return b.width > 0 && b.height > 0;
+    // No box of its own (a web component's popup wrapper): it shows what its children show.
+    const kids = [...Array.from(el.children), ...Array.from(el.shadowRoot?.children ?? [])];
+    return depth < 4 && kids.some((k) => visible(k, depth + 1));
   };
   // What a list or a dialog is even where the identity kit calls it generic (it names controls by role).
   const IMPLICIT: Record<string, string> = {
