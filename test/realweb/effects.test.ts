@@ -71,6 +71,19 @@ describe('effects of presses that open or close things in place', () => {
     assert.equal(hidden(close.effect).length, 1, said(close.effect));
   });
 
+  test('a Shoelace checkbox pressed is said now checked (its state lives on the host, its input in its shadow tree)', async () => {
+    const { run, page } = await ctx.rw.open('components');
+    const shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#row-TCK-7737 sl-checkbox.pick')));
+    assert.equal(r.verdict, 'OK', r.message);
+    const acts = await ctx.srv.waitForActions(1, { run });
+    assert.deepEqual([acts[0]?.do, acts[0]?.id], ['check', 'TCK-7737']);
+    assert.ok(
+      r.effect?.kind === 'changed' && r.effect.what.some((w) => / now checked$/.test(w)),
+      said(r.effect),
+    );
+  });
+
   test("a native select's press opens the option list the browser draws; the answer says so", async () => {
     const { page } = await ctx.rw.open('forms');
     const shot = await ctx.tc.screenshot();

@@ -76,8 +76,21 @@ export function pressEffects(
     const c = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
     const i = c as HTMLInputElement;
     const out: string[] = [];
+    // A web component's checkbox or switch (Shoelace's sl-checkbox) keeps its state in the input of its shadow
+    // tree, around the part pressed (its own properties are the page's, unseen from trueclick's world).
+    // The nearest component only: an app's own shell may hold checkboxes of its own.
+    let box: HTMLInputElement | null = null;
+    for (let x: Node | null = c, n = 0; x && n < 12; n++) {
+      if (x instanceof Element && x.localName.includes('-')) {
+        box =
+          x.shadowRoot?.querySelector<HTMLInputElement>('input[type=checkbox], input[type=radio]') ?? null;
+        break;
+      }
+      x = x.parentNode ?? (x instanceof ShadowRoot ? x.host : null);
+    }
     if (c instanceof HTMLInputElement && (i.type === 'checkbox' || i.type === 'radio'))
       out.push(`checked=${i.checked}`);
+    else if (box) out.push(`checked=${box.checked}`);
     else if ('value' in c && typeof i.value === 'string') out.push(`value=${i.value.slice(0, 80)}`);
     for (const at of ['aria-expanded', 'aria-pressed', 'aria-checked', 'aria-selected']) {
       const v = c.closest(`[${at}]`)?.getAttribute(at);
