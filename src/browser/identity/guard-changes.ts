@@ -17,24 +17,19 @@ export function pageChanges(
   count: () => number;
   /** When el's own text changed in place lately, newest last. */
   ticks: (el: Element) => number[];
-  /** The same, less the parser's own insertions while the document loaded (those are not changes). */
-  ticksSinceParse: (el: Element) => number[];
   /** Watches the shadow trees that hold el and its record, and those inside them, from now on. */
   watchAround: (el: Element, rec: Element | null) => void;
 } {
   const TICKS_KEPT = 6;
   const ticks = new WeakMap<Element, number[]>();
   let count = 0;
-  // The parser puts each element's text in as it reads the document: seen here as a change in place.
-  let parsed = document.readyState === 'loading' ? Number.POSITIVE_INFINITY : 0;
-  document.addEventListener('readystatechange', () => {
-    if (parsed === Number.POSITIVE_INFINITY && document.readyState !== 'loading') parsed = performance.now();
-  });
   const ownerOf = (n: Node | null): Element | null => {
     if (n instanceof ShadowRoot) return n.host;
     return n instanceof Element ? n : null;
   };
   const logTick = (n: Node | null) => {
+    // The parser puts each element's text in as it reads the document: not a change of it.
+    if (document.readyState === 'loading') return;
     const el = ownerOf(n);
     if (!el) return;
     const list = ticks.get(el) ?? [];
@@ -84,10 +79,5 @@ export function pageChanges(
     };
     walk(rec ?? el);
   };
-  return {
-    count: () => count,
-    ticks: (el) => ticks.get(el) ?? [],
-    ticksSinceParse: (el) => (ticks.get(el) ?? []).filter((t) => t >= parsed),
-    watchAround,
-  };
+  return { count: () => count, ticks: (el) => ticks.get(el) ?? [], watchAround };
 }

@@ -95,7 +95,7 @@ function guardMain(
       };
     out.rect = rectOf(el);
     const rec = shared.recordParts ? k.record(el)?.node : undefined;
-    if (rec) out.partTimes = k.partOwners(rec).map(changes.ticksSinceParse);
+    if (rec) out.partTimes = k.partOwners(rec).map(changes.ticks);
     watchAround(el, rec ?? null);
     return out;
   };
@@ -127,10 +127,10 @@ function guardMain(
   });
   const { watchAround } = changes;
   // What a press did to the page (guard-effect.ts): a text that ticked lately is the page living, not the press.
-  const effects = makeEffects(kit, (el) => changes.ticksSinceParse(el).length > 0);
+  const effects = makeEffects(kit, (el) => changes.ticks(el).length > 0);
 
   // What the checked element and its record are, and the live half of compare-facts.ts judge (guard-signature.ts).
-  const { signature, judgeSince } = makeSignatures(kit, changes.ticksSinceParse);
+  const { signature, judgeSince } = makeSignatures(kit, changes.ticks);
   const onEvent = makeJudge({
     armed: () => state.armed,
     expire: () => {
