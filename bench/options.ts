@@ -42,7 +42,7 @@ export interface BenchOptions {
    * least as many as give each level 10 samples). */
   sessionCycles: number;
   modelDelayMs: number;
-  /** Clicks on the living corpus, each of still and moved pages (and as many naive ones). */
+  /** Clicks on the living corpus, each of still and moved pages (and a third as many naive ones). */
   livingClicks: number;
   /** Lanes the living corpus runs in (its pages spread over them, each lane its own browsers). */
   livingLanes: number;
@@ -80,8 +80,8 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
                          many as give 10 samples per level, after 2 warm-up cycles (default 4: 10, 4, 4
                          and 4 cycles; --quick 2: 1 and 4 sessions, 10 / 3 cycles, 1 warm-up cycle)
   --living-clicks N      clicks on the living corpus, each of still and moved pages (default 204,
-                         --quick 10: one per page), spread over its ten pages; as many naive clicks beside
-                         them, and half as many moved ones with follow
+                         --quick 10: one per page), spread over its ten pages; a third as many naive clicks
+                         beside them, and half as many moved ones with follow
   --living-lanes N       lanes the living corpus runs in, each its own browsers (default 3)
   --agent-tasks N        scripted-agent tasks on each of its eight pages, for each of the four lanes
                          (trueclick, trueclick with follow, both peers; default 5: 40 tasks; --quick 1, no peers)

@@ -43,7 +43,7 @@ import { measureTokens } from './tokens.js';
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 /**
  * The bench stops by itself when one section runs this long, whatever hangs. The group side by side gets
- * more: the whole run's living clicks (≥ 200 still and ≥ 200 moved, as many naive) take ~20 min of it on
+ * more: the whole run's living clicks (≥ 200 still and ≥ 200 moved, a third as many naive) take ~20 min of it on
  * two cores.
  */
 const WATCHDOG_MS = { alone: 20 * 60_000, together: 45 * 60_000 };
