@@ -91,11 +91,14 @@ async function share(tabId) {
   send({ event: 'shared', tabId, targetInfo });
 }
 
-/** Ends the sharing of one tab (the user's Stop, a closed tab, Chrome's Cancel bar) and says why. */
-async function stopSharing(tabId, reason) {
+/**
+ * Ends the sharing of one tab (the user's Stop, a closed tab, Chrome's Cancel bar) and says why; `next`: another
+ * tab is being shared in its place, so trueclick waits for it rather than answer that none is.
+ */
+async function stopSharing(tabId, reason, next = false) {
   if (!shared.delete(tabId)) return;
   lastReason = reason;
-  send({ event: 'unshared', tabId, reason });
+  send({ event: 'unshared', tabId, reason, ...(next ? { next: true } : {}) });
   await chrome.debugger.detach({ tabId }).catch(() => {});
   await chrome.action.setBadgeText({ tabId, text: '' }).catch(() => {});
 }
@@ -208,7 +211,7 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
         await connect(msg.relay, msg.token);
         // One tab is shared at a time (with the tabs it opens): the user's new choice replaces the old one.
         for (const tabId of [...shared.keys()])
-          if (tabId !== msg.tabId) await stopSharing(tabId, 'the user shared another tab instead');
+          if (tabId !== msg.tabId) await stopSharing(tabId, 'the user shared another tab instead', true);
         await share(msg.tabId);
         await chrome.tabs.update(msg.tabId, { active: true });
         return state();

@@ -220,6 +220,27 @@ describe('the extension at device scale 1.5: share, click, refuse, stop, close, 
     assert.notEqual(structured<{ verdict?: string }>(old).verdict, 'OK');
   });
 
+  test('the user shares another tab as a screenshot begins: the image is of the tab shared now, and said so', async () => {
+    const first = await userOpens('list');
+    await ctx.user.share(ctx.link, first.page);
+    await shot();
+    const next = await userOpens('frames');
+    // The first tab's page is busy for a while, so the capture is still waiting on it when the share moves.
+    await first.page.evaluate(() => {
+      setTimeout(() => {
+        const t = Date.now();
+        while (Date.now() - t < 3000);
+      }, 0);
+    });
+    const pending = ctx.mcp.call('browser_screenshot');
+    await new Promise((r) => setTimeout(r, 200));
+    await ctx.user.share(ctx.link, next.page);
+    const r = await pending;
+    assert.ok(!r.isError, text(r));
+    assert.match(structured<{ frame: FrameInfo }>(r).frame.url ?? '', /\/rw\/frames/);
+    assert.match(text(r), /shared a tab again/);
+  });
+
   test('the shared tab closed, the extension reloaded: each is said, and nothing is clicked elsewhere', async () => {
     let { page } = await userOpens('list');
     await ctx.user.share(ctx.link, page);

@@ -212,6 +212,17 @@ export class TrueclickSession {
   }
 
   async screenshot(opts: { marks?: boolean; maxWidth?: number } = {}): Promise<Screenshot> {
+    try {
+      return await this.shoot(opts);
+    } catch (err) {
+      // The user shared another tab as the capture began: the image is of the tab shared now (the notice
+      // says so), as the same call a moment later would have been.
+      if (!(await this.browser.connectionEnded(err))) throw err;
+      return this.shoot(opts);
+    }
+  }
+
+  private async shoot(opts: { marks?: boolean; maxWidth?: number }): Promise<Screenshot> {
     const { driver, tab } = await this.context();
     const capture: Capture = await captureFrame(driver, this.captureOptions(opts.maxWidth));
     return this.framed(capture, tab, opts.marks ?? false);

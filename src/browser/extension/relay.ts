@@ -20,6 +20,8 @@ export function extensionId(dir = EXTENSION_DIR): string {
 const secret = () => randomBytes(24).toString('base64url');
 
 /** Why nothing is shared: before the first share, or what ended the last one. */
+/** How long a tab the user shares in place of another may take to come (attach, read, announce). */
+const NEXT_SHARE_MS = 3_000;
 const NEVER_SHARED = 'no tab has been shared with this run of trueclick yet';
 
 /**
@@ -42,6 +44,8 @@ export class ExtensionRelay {
   private reason = NEVER_SHARED;
   /** How many times the shared tabs ran out (each ends trueclick's browser connection of that time). */
   private ends = 0;
+  /** Until when a tab the user is sharing in place of the one unshared is awaited (Date.now() ms). */
+  private nextShareBy = 0;
   readonly extensionId: string;
 
   private constructor(
@@ -92,6 +96,12 @@ export class ExtensionRelay {
   /** Why no tab is shared now (empty while one is). */
   get notShared(): string {
     return this.tabs.count > 0 ? '' : this.reason;
+  }
+
+  /** Returns once a tab is shared, or at once when none is on its way (the user swapping tabs). */
+  async untilShared(): Promise<void> {
+    while (this.tabs.count === 0 && Date.now() < this.nextShareBy)
+      await new Promise((r) => setTimeout(r, 25));
   }
 
   close(): Promise<void> {
@@ -178,6 +188,7 @@ export class ExtensionRelay {
         this.tabs.onShared(Number(m.tabId), m.targetInfo as TargetInfo);
         return;
       case 'unshared':
+        if (m.next === true) this.nextShareBy = Date.now() + NEXT_SHARE_MS;
         if (this.tabs.onUnshared(Number(m.tabId)) && this.tabs.count === 0)
           this.ended(String(m.reason ?? 'the tab is no longer shared'));
         return;

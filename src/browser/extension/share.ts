@@ -18,6 +18,7 @@ export function notShared(relay: ExtensionRelay): BrowserError {
  * browser never closed by us, the tab shared last acted on first.
  */
 export async function sharedTabs(relay: ExtensionRelay, opts: BrowserOptions): Promise<BrowserHandle> {
+  await relay.untilShared();
   if (relay.notShared) throw notShared(relay);
   const generation = relay.generation;
   let browser: Awaited<ReturnType<typeof chromium.connectOverCDP>>;
@@ -48,8 +49,15 @@ export async function sharedTabs(relay: ExtensionRelay, opts: BrowserOptions): P
     isConnected: () => browser.isConnected() && relay.tabs.count > 0 && relay.generation === generation,
     // The extension's word that the tab went may come a moment after the page's own.
     whyLost: async () => {
-      for (let i = 0; i < 20 && !relay.notShared; i++) await new Promise((r) => setTimeout(r, 50));
-      return relay.notShared ? notShared(relay) : undefined;
+      const gone = () => relay.notShared || relay.generation !== generation;
+      for (let i = 0; i < 20 && !gone(); i++) await new Promise((r) => setTimeout(r, 50));
+      if (relay.notShared) return notShared(relay);
+      if (relay.generation === generation) return undefined;
+      return new BrowserError(
+        'PAGE_CLOSED',
+        `The user shared another tab (${relay.tabs.newest?.url.slice(0, 200) ?? 'unknown'}) while this call ran, so trueclick no longer reaches the tab it acted on`,
+        'Take a new screenshot (browser_screenshot) of the tab shared now and act on that.',
+      );
     },
     regained: `The user shared a tab again (${page.url().slice(0, 200)}); frames from before are void: take a new screenshot.`,
     close: async () => {
