@@ -84,6 +84,31 @@ describe('effects of presses that open or close things in place', () => {
     );
   });
 
+  test('an option pressed in a multiple select is said selected; the page selected it', async () => {
+    const { page } = await ctx.rw.open('forms');
+    const shot = await ctx.tc.screenshot();
+    const urgent = page.locator('#tags option[value="urgent"]');
+    const r = await ctx.rw.click(shot, await ctx.rw.centre(urgent));
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(await urgent.evaluate((o) => (o as HTMLOptionElement).selected), true);
+    assert.ok(
+      r.effect?.kind === 'changed' && r.effect.what.includes('option "Urgent" now selected'),
+      said(r.effect),
+    );
+  });
+
+  test('a text field pressed is said focused, where the keys go next (Bootstrap checkout form)', async () => {
+    const { page } = await ctx.rw.open('checkout');
+    const shot = await ctx.tc.screenshot();
+    const r = await ctx.rw.click(shot, await ctx.rw.centre(page.locator('#email')));
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
+    assert.ok(
+      r.effect?.kind === 'changed' && r.effect.what.some((w) => / now focused$/.test(w)),
+      said(r.effect),
+    );
+  });
+
   test("a native select's press opens the option list the browser draws; the answer says so", async () => {
     const { page } = await ctx.rw.open('forms');
     const shot = await ctx.tc.screenshot();

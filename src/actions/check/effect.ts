@@ -15,6 +15,9 @@ const STATE_WORDS: Record<string, (v: string) => string> = {
   'aria-expanded': (v) => (v === 'true' ? 'now expanded' : 'now collapsed'),
   'aria-pressed': (v) => (v === 'true' ? 'now pressed' : 'now released'),
   'aria-selected': (v) => (v === 'true' ? 'now selected' : 'now not selected'),
+  selected: (v) => (v === 'true' ? 'now selected' : 'now not selected'),
+  focused: (v) => (v === 'true' ? 'now focused' : 'no longer focused'),
+  chosen: (v) => (v ? `now has "${v}" selected` : 'now has nothing selected'),
   open: (v) => (v === 'true' ? 'now open' : 'now closed'),
   value: (v) => `now holds "${v}"`,
 };

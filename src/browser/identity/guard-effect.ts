@@ -72,6 +72,25 @@ export function pressEffects(
     }
   };
   const SHOWN_BY = ['class', 'style', 'hidden', 'open', 'aria-hidden'];
+  const NOT_TYPED = [
+    'checkbox',
+    'radio',
+    'button',
+    'submit',
+    'reset',
+    'image',
+    'file',
+    'color',
+    'range',
+    'hidden',
+  ];
+  const typesInto = (c: Element): boolean => {
+    const field = (e: Element | null | undefined) =>
+      e instanceof HTMLTextAreaElement || (e instanceof HTMLInputElement && !NOT_TYPED.includes(e.type));
+    if (field(c) || (c instanceof HTMLElement && c.isContentEditable)) return true;
+    // A web component's text field (sl-input) keeps its input in its shadow tree.
+    return c.localName.includes('-') && field(c.shadowRoot?.querySelector('input, textarea'));
+  };
   const stateOf = (el: Element): string[] => {
     const c = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
     const i = c as HTMLInputElement;
@@ -88,10 +107,20 @@ export function pressEffects(
       }
       x = x.parentNode ?? (x instanceof ShadowRoot ? x.host : null);
     }
-    if (c instanceof HTMLInputElement && (i.type === 'checkbox' || i.type === 'radio'))
+    // A list box's selection is in properties, not attributes: no mutation says an option was chosen.
+    if (c instanceof HTMLOptionElement) out.push(`selected=${c.selected}`);
+    else if (c instanceof HTMLSelectElement && c.multiple)
+      out.push(
+        `chosen=${Array.from(c.selectedOptions, (o) => o.label)
+          .join(', ')
+          .slice(0, 80)}`,
+      );
+    else if (c instanceof HTMLInputElement && (i.type === 'checkbox' || i.type === 'radio'))
       out.push(`checked=${i.checked}`);
     else if (box) out.push(`checked=${box.checked}`);
     else if ('value' in c && typeof i.value === 'string') out.push(`value=${i.value.slice(0, 80)}`);
+    // A field pressed to type into changes nothing but where the keys go: said, or the press reads as nothing.
+    if (typesInto(c)) out.push(`focused=${c.matches(':focus-within')}`);
     for (const at of ['aria-expanded', 'aria-pressed', 'aria-checked', 'aria-selected']) {
       const v = c.closest(`[${at}]`)?.getAttribute(at);
       if (v) out.push(`${at}=${v}`);
@@ -206,6 +235,7 @@ export function pressEffects(
     MENU: 'list',
     DIALOG: 'dialog',
     TABLE: 'table',
+    OPTION: 'option',
   };
   const roleOf = (n: Element) => {
     const r = kit().role(n);
@@ -254,7 +284,7 @@ export function pressEffects(
     const hidOuter = hid.filter((n) => !hid.some((m) => m !== n && holds(m, n)));
     const select = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
     return {
-      control: `${k.role(el)} "${nameOf(el).slice(0, 60)}"`,
+      control: `${roleOf(el)} "${nameOf(el).slice(0, 60)}"`,
       changed,
       appeared: outer.slice(0, 3).map((n) => ({ role: roleOf(n), name: titleOf(n).slice(0, 60) })),
       hidden: hidOuter.slice(0, 3).map((n) => ({ role: roleOf(n), name: titleOf(n).slice(0, 60) })),
