@@ -241,6 +241,29 @@ describe('the extension at device scale 1.5: share, click, refuse, stop, close, 
     assert.match(text(r), /shared a tab again/);
   });
 
+  test('a click cut short by the user sharing another tab: nothing reaches the server, and the agent is told why', async () => {
+    const first = await userOpens('list');
+    await ctx.user.share(ctx.link, first.page);
+    const { frame } = await shot();
+    const at = await centre(first.page, '.ticket-row:has-text("TCK-7744") .title');
+    const next = await userOpens('frames');
+    await first.page.evaluate(() => {
+      setTimeout(() => {
+        const t = Date.now();
+        while (Date.now() - t < 3000);
+      }, 0);
+    });
+    const pending = ctx.mcp.call('browser_click', { frame: frame.id, ...imagePx(frame, at) });
+    await new Promise((r) => setTimeout(r, 200));
+    await ctx.user.share(ctx.link, next.page);
+    const r = await pending;
+    assert.ok(r.isError, text(r));
+    assert.match(text(r), /shared another tab \(.*\/rw\/frames/);
+    assert.match(text(r), /browser_screenshot/);
+    await new Promise((r) => setTimeout(r, 3500));
+    assert.deepEqual(ctx.srv.actions({ run: first.run }), [], 'nothing reached the server');
+  });
+
   test('the shared tab closed, the extension reloaded: each is said, and nothing is clicked elsewhere', async () => {
     let { page } = await userOpens('list');
     await ctx.user.share(ctx.link, page);

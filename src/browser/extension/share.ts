@@ -51,6 +51,7 @@ export async function sharedTabs(relay: ExtensionRelay, opts: BrowserOptions): P
     whyLost: async () => {
       const gone = () => relay.notShared || relay.generation !== generation;
       for (let i = 0; i < 20 && !gone(); i++) await new Promise((r) => setTimeout(r, 50));
+      await relay.untilShared();
       if (relay.notShared) return notShared(relay);
       if (relay.generation === generation) return undefined;
       return new BrowserError(
