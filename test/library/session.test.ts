@@ -270,3 +270,29 @@ describe('library: the session the MCP tools use', () => {
     }
   });
 });
+
+describe('library: a release refused before it was sent', () => {
+  test('leaves the button held and says so; the release at a current frame then clicks', async () => {
+    const run = 'held';
+    await ctx.session.navigate(ctx.srv.url('/tickets', { run }));
+    const shot = await ctx.session.screenshot();
+    const g = shot.frame.geometry;
+    const at = {
+      frame: shot.frame.id,
+      x: (1180 * g.image.width) / g.css.width,
+      y: (148 * g.image.height) / g.css.height,
+    };
+    const down = await ctx.session.press(at);
+    assert.equal(down.verdict, 'OK', down.message);
+    const refused = await ctx.session.releaseButton({ ...at, frame: 'f999' }).catch((e: Error) => e);
+    assert.ok(refused instanceof ActionError, String(refused));
+    assert.equal(refused.code, 'UNKNOWN_FRAME');
+    assert.match(refused.message, /left button is still held down/);
+    assert.equal(ctx.session.buttonHeld, true);
+    assert.deepEqual(ctx.srv.hits({ run, type: 'click' }), []);
+    const up = await ctx.session.releaseButton(at);
+    assert.equal(up.verdict, 'OK', up.message);
+    assert.equal(ctx.session.buttonHeld, false);
+    await ctx.srv.waitForHits(1, { run, type: 'click' });
+  });
+});

@@ -6,6 +6,7 @@ import type { PageDriver } from '../../browser/plumbing/page-driver.js';
 import type { DialogInfo } from '../../browser/plumbing/page-events.js';
 import { defaultPolicy, type UrlPolicy } from '../../browser/plumbing/url-policy.js';
 import { type Capture, type CaptureOptions, captureFrame } from '../../browser/snapshot/capture.js';
+import { TrueclickError } from '../../geometry/index.js';
 import { markColour } from '../../image/draw.js';
 import { drawMarks } from '../../image/marks.js';
 import type { Approver } from '../approval/gate.js';
@@ -313,11 +314,24 @@ export class TrueclickSession {
 
   /** Releases the left button, moving there first with it held (a model's left_mouse_up). */
   async releaseButton(req: ClickRequest): Promise<WithEffects<ClickReport>> {
-    const r = await this.reported((ctx) =>
-      moveWithButton(ctx, this.cursorAt, req, req.modifiers ?? [], false, this.pressedIn),
-    );
-    this.held = false;
-    return r;
+    try {
+      const r = await this.reported((ctx) =>
+        moveWithButton(ctx, this.cursorAt, req, req.modifiers ?? [], false, this.pressedIn),
+      );
+      this.held = false;
+      return r;
+    } catch (err) {
+      // Refused before anything was sent: the button is still down, and what the agent does next presses
+      // into that unless it knows.
+      if (!this.held || !(err instanceof TrueclickError)) throw err;
+      throw new ActionError(
+        err.code,
+        `${err.problem} The left button is still held down.`,
+        `${err.hint} Then send the release (left_mouse_up) at a point of that frame.`,
+        err.field,
+        err.kind,
+      );
+    }
   }
 
   selectOption(req: ClickRequest, values: string[]): Promise<WithEffects<SelectReport>> {
