@@ -91,8 +91,10 @@ export function pressEffects(
     // A web component's text field (sl-input) keeps its input in its shadow tree.
     return c.localName.includes('-') && field(c.shadowRoot?.querySelector('input, textarea'));
   };
+  // A label pressed acts on its control: the state to read is the control's.
+  const controlOf = (el: Element): Element => (el instanceof HTMLLabelElement ? el.control : null) ?? el;
   const stateOf = (el: Element): string[] => {
-    const c = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
+    const c = controlOf(el);
     const i = c as HTMLInputElement;
     const out: string[] = [];
     // A web component's checkbox or switch (Shoelace's sl-checkbox) keeps its state in the input of its shadow
@@ -282,7 +284,7 @@ export function pressEffects(
       (n) => n.isConnected && !page(n) && !(n !== el && holds(el, n)) && !visible(n),
     );
     const hidOuter = hid.filter((n) => !hid.some((m) => m !== n && holds(m, n)));
-    const select = (el instanceof HTMLLabelElement ? el.control : null) ?? el;
+    const select = controlOf(el);
     return {
       control: `${roleOf(el)} "${nameOf(el).slice(0, 60)}"`,
       changed,
