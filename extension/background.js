@@ -212,7 +212,11 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
         // One tab is shared at a time (with the tabs it opens): the user's new choice replaces the old one.
         for (const tabId of [...shared.keys()])
           if (tabId !== msg.tabId) await stopSharing(tabId, 'the user shared another tab instead', true);
-        await share(msg.tabId);
+        await share(msg.tabId).catch((err) => {
+          // trueclick waits for the tab it was told is coming: say it is not.
+          send({ event: 'share-failed' });
+          throw err;
+        });
         await chrome.tabs.update(msg.tabId, { active: true });
         return state();
       case 'stop':

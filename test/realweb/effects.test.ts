@@ -107,6 +107,11 @@ describe('effects of presses that open or close things in place', () => {
       r.effect?.kind === 'changed' && r.effect.what.some((w) => / now focused$/.test(w)),
       said(r.effect),
     );
+    // A read-only field takes the focus too, but nothing typed goes in: not said as a place to type.
+    const shot2 = await ctx.tc.screenshot();
+    const coupon = await ctx.rw.click(shot2, await ctx.rw.centre(page.locator('#coupon')));
+    assert.equal(coupon.verdict, 'OK', coupon.message);
+    assert.doesNotMatch(said(coupon.effect), /focused/);
   });
 
   test("a native select's press opens the option list the browser draws; the answer says so", async () => {

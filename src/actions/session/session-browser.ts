@@ -113,18 +113,14 @@ export class SessionBrowser {
   }
 
   /**
-   * Whether a call failed only because the browser connection under it ended (the user shared another tab
-   * through the extension as the call began, the browser went): the connection's source may say so a
-   * moment after the page said it closed. The next call runs on the connection that replaces it.
+   * Whether a call failed only because another connection took the place of the one under it (the user
+   * shared another tab through the extension as the call began). A browser that died is not one: the next
+   * call starts a new one and says so.
    */
-  async connectionEnded(err: unknown): Promise<boolean> {
+  async handedOver(err: unknown): Promise<boolean> {
     const handle = this.handle;
-    if (!(err instanceof BrowserError) || err.code !== 'PAGE_CLOSED' || !handle) return false;
-    for (let i = 0; i < 20; i++) {
-      if (!handle.isConnected()) return true;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return false;
+    if (!(err instanceof BrowserError) || err.code !== 'PAGE_CLOSED' || !handle?.handedOver) return false;
+    return handle.handedOver();
   }
 
   /** A call that failed because the tab went: the browser's source may say why, and what to do. */

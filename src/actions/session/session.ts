@@ -6,7 +6,6 @@ import type { PageDriver } from '../../browser/plumbing/page-driver.js';
 import type { DialogInfo } from '../../browser/plumbing/page-events.js';
 import { defaultPolicy, type UrlPolicy } from '../../browser/plumbing/url-policy.js';
 import { type Capture, type CaptureOptions, captureFrame } from '../../browser/snapshot/capture.js';
-import { TrueclickError } from '../../geometry/index.js';
 import { markColour } from '../../image/draw.js';
 import { drawMarks } from '../../image/marks.js';
 import type { Approver } from '../approval/gate.js';
@@ -218,7 +217,7 @@ export class TrueclickSession {
     } catch (err) {
       // The user shared another tab as the capture began: the image is of the tab shared now (the notice
       // says so), as the same call a moment later would have been.
-      if (!(await this.browser.connectionEnded(err))) throw err;
+      if (!(await this.browser.handedOver(err))) throw err;
       return this.shoot(opts);
     }
   }
@@ -321,13 +320,13 @@ export class TrueclickSession {
       this.held = false;
       return r;
     } catch (err) {
-      // Refused before anything was sent: the button is still down, and what the agent does next presses
-      // into that unless it knows.
-      if (!this.held || !(err instanceof TrueclickError)) throw err;
+      // Refused before anything was sent (an ActionError; the browser's own errors may come after the
+      // release went out): the button is still down, and what the agent does next presses into it.
+      if (!this.held || !(err instanceof ActionError)) throw err;
       throw new ActionError(
         err.code,
         `${err.problem} The left button is still held down.`,
-        `${err.hint} Then send the release (left_mouse_up) at a point of that frame.`,
+        `${err.hint} Then send the release (left_mouse_up) again.`,
         err.field,
         err.kind,
       );

@@ -19,9 +19,9 @@ export function extensionId(dir = EXTENSION_DIR): string {
 
 const secret = () => randomBytes(24).toString('base64url');
 
-/** Why nothing is shared: before the first share, or what ended the last one. */
 /** How long a tab the user shares in place of another may take to come (attach, read, announce). */
 const NEXT_SHARE_MS = 3_000;
+/** Why nothing is shared: before the first share, or what ended the last one. */
 const NEVER_SHARED = 'no tab has been shared with this run of trueclick yet';
 
 /**
@@ -162,6 +162,7 @@ export class ExtensionRelay {
     ws.on('close', () => {
       if (this.link !== ws) return;
       this.link = null;
+      this.nextShareBy = 0;
       for (const p of this.pending.values()) p.reject(new Error('the trueclick extension disconnected'));
       this.pending.clear();
       if (this.tabs.count > 0)
@@ -185,7 +186,12 @@ export class ExtensionRelay {
         this.tabs.userAgent = String(m.userAgent ?? '');
         return;
       case 'shared':
+        this.nextShareBy = 0;
         this.tabs.onShared(Number(m.tabId), m.targetInfo as TargetInfo);
+        return;
+      // The tab the user chose in place of the old one could not be shared: none is coming.
+      case 'share-failed':
+        this.nextShareBy = 0;
         return;
       case 'unshared':
         if (m.next === true) this.nextShareBy = Date.now() + NEXT_SHARE_MS;

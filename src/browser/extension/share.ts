@@ -42,6 +42,12 @@ export async function sharedTabs(relay: ExtensionRelay, opts: BrowserOptions): P
     throw notShared(relay);
   }
   const handle = await usersTabs(browser, context, page, null, opts);
+  // Until the relay hears the tab went (up to 1 s after the page's own word), and the tab shared in its place.
+  const ended = async () => {
+    const gone = () => relay.notShared || relay.generation !== generation;
+    for (let i = 0; i < 20 && !gone(); i++) await new Promise((r) => setTimeout(r, 50));
+    await relay.untilShared();
+  };
   return {
     ...handle,
     // A new share ends the old tabs' connection and may already be in when the next call comes: this handle is
@@ -49,9 +55,7 @@ export async function sharedTabs(relay: ExtensionRelay, opts: BrowserOptions): P
     isConnected: () => browser.isConnected() && relay.tabs.count > 0 && relay.generation === generation,
     // The extension's word that the tab went may come a moment after the page's own.
     whyLost: async () => {
-      const gone = () => relay.notShared || relay.generation !== generation;
-      for (let i = 0; i < 20 && !gone(); i++) await new Promise((r) => setTimeout(r, 50));
-      await relay.untilShared();
+      await ended();
       if (relay.notShared) return notShared(relay);
       if (relay.generation === generation) return undefined;
       return new BrowserError(
@@ -59,6 +63,10 @@ export async function sharedTabs(relay: ExtensionRelay, opts: BrowserOptions): P
         `The user shared another tab (${relay.tabs.newest?.url.slice(0, 200) ?? 'unknown'}) while this call ran, so trueclick no longer reaches the tab it acted on`,
         'Take a new screenshot (browser_screenshot) of the tab shared now and act on that.',
       );
+    },
+    handedOver: async () => {
+      await ended();
+      return relay.generation !== generation && !relay.notShared;
     },
     regained: `The user shared a tab again (${page.url().slice(0, 200)}); frames from before are void: take a new screenshot.`,
     close: async () => {

@@ -86,13 +86,22 @@ export function pressEffects(
   ];
   const typesInto = (c: Element): boolean => {
     const field = (e: Element | null | undefined) =>
-      e instanceof HTMLTextAreaElement || (e instanceof HTMLInputElement && !NOT_TYPED.includes(e.type));
+      (e instanceof HTMLTextAreaElement || (e instanceof HTMLInputElement && !NOT_TYPED.includes(e.type))) &&
+      !e.readOnly;
     if (field(c) || (c instanceof HTMLElement && c.isContentEditable)) return true;
     // A web component's text field (sl-input) keeps its input in its shadow tree.
     return c.localName.includes('-') && field(c.shadowRoot?.querySelector('input, textarea'));
   };
   // A label pressed acts on its control: the state to read is the control's.
   const controlOf = (el: Element): Element => (el instanceof HTMLLabelElement ? el.control : null) ?? el;
+  // The focused element, down through shadow roots; not :focus, which a window in the background never
+  // matches (the user's own browser behind their terminal).
+  const hasFocus = (c: Element): boolean => {
+    const editable = c instanceof HTMLElement && c.isContentEditable;
+    for (let a = document.activeElement; a; a = a.shadowRoot?.activeElement ?? null)
+      if (a === c || (editable && a.contains(c))) return true;
+    return false;
+  };
   const stateOf = (el: Element): string[] => {
     const c = controlOf(el);
     const i = c as HTMLInputElement;
@@ -122,7 +131,7 @@ export function pressEffects(
     else if (box) out.push(`checked=${box.checked}`);
     else if ('value' in c && typeof i.value === 'string') out.push(`value=${i.value.slice(0, 80)}`);
     // A field pressed to type into changes nothing but where the keys go: said, or the press reads as nothing.
-    if (typesInto(c)) out.push(`focused=${c.matches(':focus-within')}`);
+    if (typesInto(c)) out.push(`focused=${hasFocus(c)}`);
     for (const at of ['aria-expanded', 'aria-pressed', 'aria-checked', 'aria-selected']) {
       const v = c.closest(`[${at}]`)?.getAttribute(at);
       if (v) out.push(`${at}=${v}`);
@@ -270,7 +279,9 @@ export function pressEffects(
     const open = openPopovers(el);
     for (const p of open) if (!fx.popovers.has(p)) fx.shown.add(p);
     for (const p of fx.popovers) if (!open.includes(p)) fx.toggled.add(p);
-    const changed = now.filter((s, i) => s !== fx.state[i]);
+    // By name, not place: a state that came with the press (a field made editable) shifts the others.
+    const was = new Map(fx.state.map((s) => [s.split('=')[0], s]));
+    const changed = now.filter((s) => was.get(s.split('=')[0]) !== s);
     // A kit reads one moment of the tree (guard-script.ts): this one is the page after the press.
     const k = kit();
     const shown = [...fx.shown].filter(

@@ -67,6 +67,11 @@ export interface BrowserHandle {
   regained?: string;
   /** Why the tab went, when its source knows better than "it closed" (the user stopped sharing it). */
   whyLost?: () => Promise<Error | undefined>;
+  /**
+   * Whether this connection ended because another took its place (the user shared another tab), so a
+   * read cut short by it may be taken again on the next; it may wait a moment for the source to say so.
+   */
+  handedOver?: () => Promise<boolean>;
   close(): Promise<void>;
 }
 
