@@ -296,3 +296,18 @@ describe('library: a release refused before it was sent', () => {
     await ctx.srv.waitForHits(1, { run, type: 'click' });
   });
 });
+
+describe('library: waiting for text to go', () => {
+  test("a reload's blank moment is not the text gone: it is there again once the page loaded", async () => {
+    // The rows are rendered by the page's script (a framework list): a reloaded document is empty at first.
+    await ctx.session.navigate(ctx.srv.url('/rw/list', { run: 'gone-reload' }));
+    const page = (await ctx.session.driver()).page;
+    await page.waitForFunction(() => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready === true);
+    const waited = ctx.session.waitFor({ textGone: 'TCK-7741', timeout: 2 });
+    await new Promise((r) => setTimeout(r, 200));
+    await page.reload();
+    const r = await waited;
+    assert.equal(r.met, false, `waited ${r.waitedMs} ms`);
+    assert.ok(await page.getByText('TCK-7741').first().isVisible(), 'the text is there after the reload');
+  });
+});
