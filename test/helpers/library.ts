@@ -1,6 +1,6 @@
 import { after, before } from 'node:test';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
-import { type SessionOptions, TrueclickSession } from '../../src/index.js';
+import { type Screenshot, type SessionOptions, TrueclickSession } from '../../src/index.js';
 
 /** A test file's fixture server and library session: made before its tests, closed after them. */
 export function librarySession(opts: SessionOptions): { srv: FixtureServer; session: TrueclickSession } {
@@ -14,4 +14,17 @@ export function librarySession(opts: SessionOptions): { srv: FixtureServer; sess
     await ctx.srv?.close();
   });
   return ctx;
+}
+
+/** A CSS point of the viewport as a click names it on this frame: its id and image px, as a model reads them. */
+export function imageAt(
+  shot: Screenshot,
+  css: { x: number; y: number },
+): { frame: string; x: number; y: number } {
+  const { image, css: view } = shot.frame.geometry;
+  return {
+    frame: shot.frame.id,
+    x: (css.x * image.width) / view.width,
+    y: (css.y * image.height) / view.height,
+  };
 }

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { ClickReport } from '../../src/actions/check/verdicts.js';
 import { ocrEngine, ocrEngineState } from '../../src/image/ocr.js';
-import { librarySession } from '../helpers/library.js';
+import { imageAt, librarySession } from '../helpers/library.js';
 
 const ctx = librarySession({ deviceScaleFactor: 2 });
 
@@ -22,12 +22,11 @@ async function open(path: string, query: Record<string, string | number> = {}) {
   const page = (await ctx.session.driver()).page;
   await page.waitForFunction(() => (window as unknown as { rw?: { ready: boolean } }).rw?.ready === true);
   const shot = await ctx.session.screenshot();
-  const g = shot.frame.geometry;
   // CSS px of the viewport → the frame's image px, as a model reading the screenshot would answer.
-  const img = (x: number, y: number) => ({
-    x: (x * g.image.width) / g.css.width,
-    y: (y * g.image.height) / g.css.height,
-  });
+  const img = (x: number, y: number) => {
+    const { x: ix, y: iy } = imageAt(shot, { x, y });
+    return { x: ix, y: iy };
+  };
   return { run, page, frame: shot.frame.id, img };
 }
 
@@ -51,11 +50,8 @@ describe('pixel guard: canvas, chart, WebGL', () => {
   }, async () => {
     await ctx.session.navigate(ctx.srv.url('/approve', { run: 'px-dom' }));
     const shot = await ctx.session.screenshot();
-    const g = shot.frame.geometry;
     const r = await ctx.session.click({
-      frame: shot.frame.id,
-      x: (1102 * g.image.width) / g.css.width,
-      y: (636 * g.image.height) / g.css.height,
+      ...imageAt(shot, { x: 1102, y: 636 }),
     });
     assert.equal(r.verdict, 'OK', r.message);
     assert.equal(ocrEngineState(), undefined, 'no OCR engine for a click the DOM vouches for');
@@ -71,11 +67,8 @@ describe('pixel guard: canvas, chart, WebGL', () => {
     await ctx.session.navigate(ctx.srv.url('/canvas', { run }));
     const click = async (x: number, y: number) => {
       const shot = await ctx.session.screenshot();
-      const g = shot.frame.geometry;
       return ctx.session.click({
-        frame: shot.frame.id,
-        x: (x * g.image.width) / g.css.width,
-        y: (y * g.image.height) / g.css.height,
+        ...imageAt(shot, { x, y }),
       });
     };
     // Save is drawn dark once pressed (fixtures/pages/canvas.js); the DOM does not change.
@@ -101,11 +94,8 @@ describe('pixel guard: canvas, chart, WebGL', () => {
     const run = 'px-alert';
     await ctx.session.navigate(ctx.srv.url('/canvas', { run, alert: 20 }));
     const shot = await ctx.session.screenshot();
-    const g = shot.frame.geometry;
     const r = await ctx.session.click({
-      frame: shot.frame.id,
-      x: (260 * g.image.width) / g.css.width,
-      y: (192 * g.image.height) / g.css.height,
+      ...imageAt(shot, { x: 260, y: 192 }),
     });
     assert.equal(r.verdict, 'OK', r.message);
     assert.equal((await ctx.srv.waitForHits(1, { run, type: 'click' }))[0]?.extra?.button, 'Save');
@@ -197,11 +187,8 @@ describe('pixel guard: canvas, chart, WebGL', () => {
     const fresh = await ctx.session.screenshot();
     const now = await rwCall<typeof bars>(page, 'bars');
     const target = now.find((b) => b.label === bar.label) as (typeof bars)[number];
-    const g = fresh.frame.geometry;
     const ok = await ctx.session.click({
-      frame: fresh.frame.id,
-      x: ((target.x + target.width / 2) * g.image.width) / g.css.width,
-      y: ((target.y + target.height - 10) * g.image.height) / g.css.height,
+      ...imageAt(fresh, { x: target.x + target.width / 2, y: target.y + target.height - 10 }),
     });
     assert.equal(ok.verdict, 'OK', ok.message);
     const [a] = await ctx.srv.waitForActions(1, { run });
@@ -223,11 +210,8 @@ describe('pixel guard: canvas, chart, WebGL', () => {
     assert.match(r.message, /% of its pixels/);
     await nothingDone(run);
     const fresh = await ctx.session.screenshot();
-    const g = fresh.frame.geometry;
     const ok = await ctx.session.click({
-      frame: fresh.frame.id,
-      x: ((tile.x + 100) * g.image.width) / g.css.width,
-      y: ((tile.y + 100) * g.image.height) / g.css.height,
+      ...imageAt(fresh, { x: tile.x + 100, y: tile.y + 100 }),
     });
     assert.equal(ok.verdict, 'OK', ok.message);
     const [a] = await ctx.srv.waitForActions(1, { run });

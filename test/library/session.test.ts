@@ -5,7 +5,7 @@ import { typeOutcome } from '../../src/actions/verbs/keys.js';
 import { findChromium } from '../../src/browser/plumbing/chromium-path.js';
 import { CHROMIUM_ARGS } from '../../src/browser/plumbing/launch.js';
 import { ActionError, trueclickForPage } from '../../src/index.js';
-import { librarySession } from '../helpers/library.js';
+import { imageAt, librarySession } from '../helpers/library.js';
 
 const ctx = librarySession({ deviceScaleFactor: 2 });
 
@@ -40,11 +40,8 @@ describe('library: a text the page wrote once is not a ticking one', () => {
     await page.locator('#row-TCK-7741 .prio').evaluate((el) => {
       el.textContent = 'Low';
     });
-    const g = shot.frame.geometry;
     const r = await ctx.session.click({
-      frame: shot.frame.id,
-      x: (1180 * g.image.width) / g.css.width,
-      y: (148 * g.image.height) / g.css.height,
+      ...imageAt(shot, { x: 1180, y: 148 }),
     });
     assert.equal(r.verdict, 'STALE_TARGET', r.message);
     assert.match(r.message, /High/);
@@ -57,11 +54,8 @@ describe('library: what a press did', () => {
   const press = async (run: string, query: Record<string, number> = {}) => {
     await ctx.session.navigate(ctx.srv.url('/counter', { run, ...query }));
     const shot = await ctx.session.screenshot();
-    const g = shot.frame.geometry;
     return ctx.session.click({
-      frame: shot.frame.id,
-      x: (120 * g.image.width) / g.css.width,
-      y: (120 * g.image.height) / g.css.height,
+      ...imageAt(shot, { x: 120, y: 120 }),
     });
   };
   const status = async () => (await ctx.session.driver()).page.locator('#status').textContent();
@@ -163,13 +157,10 @@ describe('library: the session the MCP tools use', () => {
     const url = ctx.srv.url('/nav-a', { run: 'reload-under' });
     await ctx.session.navigate(url);
     const shot = await ctx.session.screenshot();
-    const g = shot.frame.geometry;
     const hook = await reloadBefore('Runtime.evaluate');
     try {
       const r = await ctx.session.click({
-        frame: shot.frame.id,
-        x: (80 * g.image.width) / g.css.width,
-        y: (75 * g.image.height) / g.css.height,
+        ...imageAt(shot, { x: 80, y: 75 }),
       });
       assert.equal(hook.reloaded(), true);
       assert.equal(r.verdict, 'STALE_TARGET', r.message);
@@ -251,11 +242,8 @@ describe('library: the session the MCP tools use', () => {
       await page.goto(ctx.srv.url('/approve', { run: 'pw' }));
       const tc = await trueclickForPage(page);
       const shot = await tc.screenshot();
-      const g = shot.frame.geometry;
       const r = await tc.click({
-        frame: shot.frame.id,
-        x: (1102 * g.image.width) / g.css.width,
-        y: (636 * g.image.height) / g.css.height,
+        ...imageAt(shot, { x: 1102, y: 636 }),
         expect: { text: 'Approve' },
       });
       assert.equal(r.verdict, 'OK', r.message);
@@ -276,11 +264,8 @@ describe('library: a release refused before it was sent', () => {
     const run = 'held';
     await ctx.session.navigate(ctx.srv.url('/tickets', { run }));
     const shot = await ctx.session.screenshot();
-    const g = shot.frame.geometry;
     const at = {
-      frame: shot.frame.id,
-      x: (1180 * g.image.width) / g.css.width,
-      y: (148 * g.image.height) / g.css.height,
+      ...imageAt(shot, { x: 1180, y: 148 }),
     };
     const down = await ctx.session.press(at);
     assert.equal(down.verdict, 'OK', down.message);

@@ -35,6 +35,16 @@ async function centre(page: Page, selector: string): Promise<Point> {
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 }
 
+/** Keeps the page's script busy for `ms` from now, so what trueclick asks of it waits that long. */
+async function busyFor(page: Page, ms: number): Promise<void> {
+  await page.evaluate((n) => {
+    setTimeout(() => {
+      const t = Date.now();
+      while (Date.now() - t < n);
+    }, 0);
+  }, ms);
+}
+
 async function ready(page: Page): Promise<void> {
   await page.waitForFunction(() => (window as unknown as { rw?: { ready?: boolean } }).rw?.ready === true);
 }
@@ -226,12 +236,7 @@ describe('the extension at device scale 1.5: share, click, refuse, stop, close, 
     await shot();
     const next = await userOpens('frames');
     // The first tab's page is busy for a while, so the capture is still waiting on it when the share moves.
-    await first.page.evaluate(() => {
-      setTimeout(() => {
-        const t = Date.now();
-        while (Date.now() - t < 3000);
-      }, 0);
-    });
+    await busyFor(first.page, 3000);
     const pending = ctx.mcp.call('browser_screenshot');
     await new Promise((r) => setTimeout(r, 200));
     await ctx.user.share(ctx.link, next.page);
@@ -247,12 +252,7 @@ describe('the extension at device scale 1.5: share, click, refuse, stop, close, 
     const { frame } = await shot();
     const at = await centre(first.page, '.ticket-row:has-text("TCK-7744") .title');
     const next = await userOpens('frames');
-    await first.page.evaluate(() => {
-      setTimeout(() => {
-        const t = Date.now();
-        while (Date.now() - t < 3000);
-      }, 0);
-    });
+    await busyFor(first.page, 3000);
     const pending = ctx.mcp.call('browser_click', { frame: frame.id, ...imagePx(frame, at) });
     await new Promise((r) => setTimeout(r, 200));
     await ctx.user.share(ctx.link, next.page);
