@@ -92,6 +92,8 @@ export function pressEffects(
     // A web component's text field (sl-input) keeps its input in its shadow tree.
     return c.localName.includes('-') && field(c.shadowRoot?.querySelector('input, textarea'));
   };
+  // One step up the composed tree: a shadow root's parent is its host.
+  const upOf = (n: Node): Node | null => n.parentNode ?? (n instanceof ShadowRoot ? n.host : null);
   // A label pressed acts on its control: the state to read is the control's.
   const controlOf = (el: Element): Element => (el instanceof HTMLLabelElement ? el.control : null) ?? el;
   // The focused element, down through shadow roots; not :focus, which a window in the background never
@@ -116,7 +118,7 @@ export function pressEffects(
           x.shadowRoot?.querySelector<HTMLInputElement>('input[type=checkbox], input[type=radio]') ?? null;
         break;
       }
-      x = x.parentNode ?? (x instanceof ShadowRoot ? x.host : null);
+      x = upOf(x);
     }
     // A list box's selection is in properties, not attributes: no mutation says an option was chosen.
     if (c instanceof HTMLOptionElement) out.push(`selected=${c.selected}`);
@@ -201,8 +203,7 @@ export function pressEffects(
   };
   // Whether a holds b in the flat tree: a part of a web component's shadow tree is the component's own.
   const holds = (a: Node, b: Node): boolean => {
-    for (let n: Node | null = b; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null))
-      if (n === a) return true;
+    for (let n: Node | null = b; n; n = upOf(n)) if (n === a) return true;
     return false;
   };
   // The opacity an element is headed for: a fade running now (a modal or toast closing) ends where it goes.
