@@ -98,21 +98,28 @@ export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): 
     lost = r;
     if (r === 'navigated') await driver.untilDocument(loaderId, Math.min(1_000, deadline - Date.now()));
   }
-  throw lost === 'scrolled'
-    ? new BrowserError(
-        'CAPTURE_FAILED',
-        'The page kept scrolling while trueclick captured it',
-        'Wait for the page to settle (or stop its scrolling) and call browser_screenshot again.',
-      )
-    : new BrowserError(
-        'CAPTURE_FAILED',
-        'The page kept loading new documents while trueclick captured it',
-        'Wait for it to settle (browser_wait) and call browser_screenshot again.',
-      );
+  throw new BrowserError('CAPTURE_FAILED', LOST_WORDS[lost], LOST_NEXT[lost]);
 }
 
-/** Why a capture was let go: the page scrolled under it, or its document was replaced (a reload, a link). */
-type Lost = 'scrolled' | 'navigated';
+/**
+ * Why a capture was let go: the page scrolled under it, its document was replaced (a reload, a link), or
+ * Chromium had no image to give with the same document still there (a compositor frame being swapped).
+ */
+type Lost = 'scrolled' | 'navigated' | 'unable';
+
+const LOST_WORDS: Record<Lost, string> = {
+  scrolled: 'The page kept scrolling while trueclick captured it',
+  navigated: 'The page kept loading new documents while trueclick captured it',
+  unable: 'Chromium could not capture the page several times in a row',
+};
+const LOST_NEXT: Record<Lost, string> = {
+  scrolled: 'Wait for the page to settle (or stop its scrolling) and call browser_screenshot again.',
+  navigated: 'Wait for it to settle (browser_wait) and call browser_screenshot again.',
+  unable: 'Wait a moment (browser_wait) and call browser_screenshot again.',
+};
+
+/** How long a capture Chromium could not make waits for the commit that usually explains it. */
+const UNABLE_WAIT_MS = 500;
 
 /** Captures a page that scrolls or loads under them are taken again, up to this many times in all. */
 const CAPTURE_TRIES = 4;
@@ -134,8 +141,13 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
     const r = await Promise.race([captureOf(driver, o, deadline), commit]);
     return typeof r !== 'string' && driver.loaderId !== loaderId ? 'navigated' : r;
   } catch (err) {
-    // Chromium words a capture the commit cut short in several ways ("Unable to capture screenshot" too).
     if (lostToNavigation(err) || driver.loaderId !== loaderId) return 'navigated';
+    // A capture the next document's commit cut short can fail before that commit is reported: the reload
+    // is then seen a moment later. Without one, it is taken again all the same.
+    if (/Unable to capture screenshot/.test(String(err))) {
+      const ms = Math.min(UNABLE_WAIT_MS, deadline - Date.now());
+      return (await driver.untilDocument(loaderId, ms)) ? 'navigated' : 'unable';
+    }
     throw err;
   } finally {
     unwatch();
