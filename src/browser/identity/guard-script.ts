@@ -251,7 +251,13 @@ function guardMain(
       };
     },
     mutations: () => changes.count(),
-    metrics: () => [innerWidth, innerHeight, devicePixelRatio, changes.count()],
+    metrics: () => [
+      innerWidth,
+      innerHeight,
+      devicePixelRatio,
+      changes.count(),
+      document.getElementsByTagName('*').length,
+    ],
     /** The element INSPECT_AND_ARM named (read by CANONICAL right after). */
     picked: null as Element | null,
     readArm: (

@@ -4,6 +4,7 @@ import { BrowserError, lostToNavigation } from '../plumbing/errors.js';
 import type { PageDriver } from '../plumbing/page-driver.js';
 import type { SnapshotIndex } from './snapshot.js';
 import { requestSnapshot, sameScroll } from './snapshot-request.js';
+import { WALK_FROM_ELEMENTS } from './view-record.js';
 
 export interface CaptureOptions {
   /** Long edge of the sent image, px; 0 = full device resolution. */
@@ -156,9 +157,9 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
 
 async function captureOf(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture | Lost> {
   const left = () => Math.max(1, deadline - Date.now());
-  const [metrics, [innerW, innerH, dprRaw, mutationCount], remote] = await Promise.all([
+  const [metrics, [innerW, innerH, dprRaw, mutationCount, elements], remote] = await Promise.all([
     driver.send('Page.getLayoutMetrics', {}, left()),
-    driver.evaluate<[number, number, number, number]>('window.__trueclick.metrics()'),
+    driver.evaluate<[number, number, number, number, number]>('window.__trueclick.metrics()'),
     // Cross-site iframes live in other processes: each one's document comes through its own session.
     remoteDrivers(driver),
   ]);
@@ -188,7 +189,7 @@ async function captureOf(driver: PageDriver, o: CaptureOptions, deadline: number
   // and its snapshot, already asked for, is left unread.
   const [afterMetrics, { index: snapshot }] = await Promise.all([
     driver.send('Page.getLayoutMetrics', {}, left()),
-    requestSnapshot(driver, remote, view, metrics.cssContentSize.width, left()),
+    requestSnapshot(driver, remote, view, metrics.cssContentSize.width, left(), walks(elements, remote)),
   ]);
   const after = afterMetrics.cssVisualViewport;
   if (!sameScroll(scroll, { x: after.pageX, y: after.pageY })) return 'scrolled';
@@ -217,6 +218,13 @@ async function captureOf(driver: PageDriver, o: CaptureOptions, deadline: number
   if (o.region) capture.origin = { x: area.x, y: area.y };
   return capture;
 }
+
+/**
+ * Whether the frame's record is read by a walk of the viewport (view-record.ts) rather than a DOM snapshot:
+ * on a large page, where a snapshot of the whole document costs seconds, and with no cross-site frame, whose
+ * documents only a snapshot reads.
+ */
+const walks = (elements: number, remote: unknown[]) => elements >= WALK_FROM_ELEMENTS && remote.length === 0;
 
 /** A zoom's scale relative to device pixels: the region fills the image budget, up to MAX_ZOOM. */
 export function zoomScale(deviceW: number, deviceH: number, o: CaptureOptions): number {

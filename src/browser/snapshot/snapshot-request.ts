@@ -4,6 +4,7 @@ import { BrowserError } from '../plumbing/errors.js';
 import type { PageDriver } from '../plumbing/page-driver.js';
 import { type FrameSnapshot, SNAPSHOT_STYLES, SnapshotIndex } from './snapshot.js';
 import { measureKept } from './snapshot-measure.js';
+import { readViewRecord } from './view-record.js';
 
 type Snapshot = Protocol.DOMSnapshot.CaptureSnapshotResponse;
 type Box = { x: number; y: number; width: number; height: number };
@@ -38,6 +39,7 @@ export interface SnapshotRequest {
  * the agent does once it has the image reaches every document behind its snapshot.
  *
  * @param view the viewport the image shows, page CSS px; its scroll must still hold in the snapshot.
+ * @param walk read the page's document by a walk of its viewport (view-record.ts), not a DOM snapshot.
  */
 export async function requestSnapshot(
   driver: PageDriver,
@@ -45,13 +47,18 @@ export async function requestSnapshot(
   view: Box,
   cssContentWidth: number,
   ackBudgetMs: number,
+  walk = false,
 ): Promise<SnapshotRequest> {
   const ask = (d: PageDriver) => {
     const p = d.send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, SNAPSHOT_BUDGET_MS);
     p.catch(() => {});
     return p;
   };
-  const page = ask(driver);
+  // A walk that meets a frame in view gives way to a snapshot, which reads the frame's document too.
+  const page = walk
+    ? readViewRecord(driver, cssContentWidth, SNAPSHOT_BUDGET_MS).then((s) => s ?? ask(driver))
+    : ask(driver);
+  page.catch(() => {});
   // A busy iframe must not cost the whole frame: without its document, its points are the iframe.
   const frames = remote.map((r) => ({ ...r, snapshot: ask(r.driver).catch(() => null) }));
   await Promise.all(

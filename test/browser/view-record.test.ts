@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { PageDriver } from '../../src/browser/plumbing/page-driver.js';
+import { SNAPSHOT_STYLES, SnapshotIndex } from '../../src/browser/snapshot/snapshot.js';
+import type { Snapshot } from '../../src/browser/snapshot/snapshot-doc.js';
+import { measureKept } from '../../src/browser/snapshot/snapshot-measure.js';
+import { readViewRecord } from '../../src/browser/snapshot/view-record.js';
+import { librarySession } from '../helpers/library.js';
+
+// The viewport walk (view-record.ts) stands in for the DOM snapshot on large pages. The truth here is
+// Chromium's own snapshot of the same page at the same moment: both read into the one index, every point of
+// the viewport must name the same element with the same facts.
+
+const ctx = librarySession({ deviceScaleFactor: 2 });
+
+interface Both {
+  snapshot: SnapshotIndex;
+  walk: SnapshotIndex;
+  view: { x: number; y: number; width: number; height: number };
+}
+
+async function bothOf(driver: PageDriver): Promise<Both | null> {
+  const m = await driver.send('Page.getLayoutMetrics', {});
+  const cssW = m.cssContentSize.width;
+  const walked = await readViewRecord(driver, cssW, 30_000);
+  const snap: Snapshot = await driver.send('DOMSnapshot.captureSnapshot', {
+    computedStyles: [...SNAPSHOT_STYLES],
+    includePaintOrder: true,
+    includeDOMRects: false,
+  });
+  if (!walked) return null;
+  const vv = m.cssVisualViewport;
+  const view = { x: vv.pageX, y: vv.pageY, width: vv.clientWidth, height: vv.clientHeight };
+  const index = async (s: Snapshot) => {
+    const i = new SnapshotIndex(s, (s.documents[0]?.contentWidth ?? cssW) / cssW, [], view);
+    await measureKept(i, () => ({ driver, frameId: driver.mainFrameId }), 3_000);
+    return i;
+  };
+  return { snapshot: await index(snap), walk: await index(walked), view };
+}
+
+/** The points of the viewport (a grid, CSS px) where the two indexes name different elements or facts. */
+function differing({ snapshot, walk, view }: Both): string[] {
+  const key = (i: SnapshotIndex, x: number, y: number) => {
+    const e = i.topmostAt(view.x + x, view.y + y);
+    if (!e) return 'nothing';
+    const { rect, actionable, ...facts } = e.facts;
+    return JSON.stringify({ ...facts, actionable: actionable && { ...actionable, rect: undefined } });
+  };
+  const out: string[] = [];
+  for (let y = 4; y < view.height; y += 23)
+    for (let x = 4; x < view.width; x += 29) {
+      const [a, b] = [key(snapshot, x, y), key(walk, x, y)];
+      if (a !== b) out.push(`(${x}, ${y}): snapshot ${a.slice(0, 200)}; walk ${b.slice(0, 200)}`);
+    }
+  return out;
+}
+
+/** Stops a page's clocks and animations, so both reads see one page (Shoelace's icons arrive by fetch). */
+async function still(driver: PageDriver): Promise<void> {
+  await driver.page.waitForLoadState('networkidle');
+  await driver.page.addStyleTag({ content: '*, *::before, *::after { animation: none !important; }' });
+  await driver.page.evaluate(() => {
+    const last = setTimeout(() => {}, 0) as unknown as number;
+    for (let i = 0; i <= last; i++) {
+      clearTimeout(i);
+      clearInterval(i);
+    }
+  });
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+describe('the viewport walk reads what a DOM snapshot reads', () => {
+  // Real UI libraries (AG Grid, Shoelace, Bootstrap, Tippy, Sortable, Ionic…) and the fixtures of odd shapes.
+  const pages = [
+    '/rw/grid',
+    '/rw/list',
+    '/rw/forms',
+    '/rw/components',
+    '/rw/dialogs',
+    '/rw/overlays',
+    '/rw/hover',
+    '/rw/inbox',
+    '/rw/jobs',
+    '/rw/people',
+    '/rw/prices',
+    '/rw/sortable',
+    '/rw/sticky',
+    '/rw/tabs',
+    '/rw/transform',
+    '/rw/scroll',
+    '/rw/popover',
+    '/rw/sheet',
+    '/rw/feed',
+    '/rw/chart',
+    '/rw/ionic',
+    '/tickets',
+    '/covered',
+    '/boxes',
+    '/scrollbar',
+    '/text',
+  ];
+  for (const path of pages)
+    test(`${path}: every point names the same element`, async () => {
+      await ctx.session.navigate(ctx.srv.url(path));
+      const driver = await ctx.session.driver();
+      await still(driver);
+      const both = await bothOf(driver);
+      assert.ok(both, 'no frame is in view');
+      assert.deepEqual(differing(both), []);
+    });
+
+  test('scrolled far down a large page, rows and controls in view are read, and their records', async () => {
+    await ctx.session.navigate(ctx.srv.url('/many', { n: '6000' }));
+    const driver = await ctx.session.driver();
+    await driver.page.evaluate(() => scrollTo(0, 5_000));
+    const both = await bothOf(driver);
+    assert.ok(both);
+    assert.equal(both.view.y, 5_000);
+    assert.deepEqual(differing(both), []);
+    // The walk keeps what the viewport shows: its elements, not the page's 13 000.
+    const kept = [...both.walk.elements(both.view)].length;
+    assert.ok(kept > 100 && kept < 3_000, `${kept} elements kept`);
+  });
+
+  test('a frame in view: the walk gives way (a DOM snapshot reads the frame document)', async () => {
+    await ctx.session.navigate(ctx.srv.url('/rw/nest'));
+    const driver = await ctx.session.driver();
+    const m = await driver.send('Page.getLayoutMetrics', {});
+    assert.equal(await readViewRecord(driver, m.cssContentSize.width, 30_000), null);
+  });
+});
