@@ -108,6 +108,24 @@ export function viewWalk(
   visit(root);
   // Documents inside frames are not walked: the caller takes a DOM snapshot instead.
   for (const e of kept) if (/^(IFRAME|FRAME|OBJECT|EMBED)$/.test(e.tagName)) return null;
+  // A positioned ::before or ::after that takes clicks can reach outside its element (Bootstrap's stretched
+  // link covers the whole card): script cannot read a pseudo-element's box, so a snapshot reads the page
+  // instead. One placed inside its own positioned element (AG Grid's header lines, Ionic's item backgrounds)
+  // is read as the element.
+  for (const e of kept)
+    for (const pseudo of ['::before', '::after']) {
+      const ps = getComputedStyle(e, pseudo);
+      if (ps.position === 'static' || ps.content === 'none' || ps.content === 'normal') continue;
+      if (ps.pointerEvents === 'none' || ps.display === 'none') continue;
+      if (ps.position !== 'absolute' || getComputedStyle(e).position === 'static') return null;
+      const [top, left, width, height] = [ps.top, ps.left, ps.width, ps.height].map(Number.parseFloat);
+      const inside =
+        (top as number) >= -1 &&
+        (left as number) >= -1 &&
+        (left as number) + (width as number) <= e.clientWidth + 1 &&
+        (top as number) + (height as number) <= e.clientHeight + 1;
+      if (!inside) return null;
+    }
 
   // 2. What the kit reads around them is included whole too.
   const full = new Set<Node>(kept);
