@@ -136,6 +136,42 @@ describe('the viewport walk reads what a DOM snapshot reads', () => {
     assert.ok(kept > 100 && kept < 3_000, `${kept} elements kept`);
   });
 
+  test('a caption laid over an image, a canvas and a video (Bootstrap flex rows): the caption is on top', async () => {
+    // A replaced element clips its own content without a paint layer: later content over it paints above it.
+    await ctx.session.navigate(ctx.srv.url('/rw/checkout'));
+    const driver = await ctx.session.driver();
+    await driver.page.evaluate(() => {
+      const img = `<img class="rounded" width="300" height="60" src="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='6' height='6'%3E%3Crect width='6' height='6' fill='%23468'/%3E%3C/svg%3E">`;
+      const media = [
+        img,
+        '<canvas width="300" height="60"></canvas>',
+        '<video width="300" height="60"></video>',
+      ];
+      document.body.insertAdjacentHTML(
+        'afterbegin',
+        media
+          .map(
+            (m, i) =>
+              `<div class="d-flex mt-2">${m}</div><div class="ps-2" style="margin-top:-40px"><a href="/rw/act?do=open&id=${i}" class="link-light">Caption ${i} over the picture</a></div>`,
+          )
+          .join(''),
+      );
+    });
+    await still(driver);
+    const both = await bothOf(driver);
+    assert.ok(both);
+    assert.deepEqual(differing(both), []);
+    const captions = [...both.walk.elements(both.view)].filter(
+      (el) => el.facts.tag === 'A' && /^Caption/.test(el.facts.text),
+    );
+    assert.equal(captions.length, 3);
+    for (const el of captions) {
+      const { x, y, width, height } = el.bounds;
+      const at = both.walk.topmostAt(x + width / 2, y + height / 2);
+      assert.equal(at?.facts.text, el.facts.text, 'a point on the caption names the caption');
+    }
+  });
+
   test('a positioned ::after over a card (Bootstrap stretched-link): the walk gives way', async () => {
     await ctx.session.navigate(ctx.srv.url('/rw/checkout'));
     const driver = await ctx.session.driver();

@@ -300,13 +300,16 @@ export function viewWalk(
       topLayer(e)
     );
   };
+  // A replaced element (an image, a canvas, a video, an svg) clips its own content without a layer of its
+  // own, though it computes `overflow: clip`: later content laid over it paints above it.
+  const replaced = (e: Element) => /^(img|canvas|video|svg|audio)$/.test(e.localName);
   const hasLayer = (e: Element, cs: CSSStyleDeclaration, sc: boolean): boolean =>
     sc ||
     cs.position !== 'static' ||
     cs.backfaceVisibility === 'hidden' ||
     cs.columnCount !== 'auto' ||
-    (cs.display !== 'inline' && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible')) ||
-    /^(IFRAME|FRAME|EMBED|OBJECT|VIDEO|CANVAS)$/.test(e.tagName);
+    (cs.display !== 'inline' && !replaced(e) && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible')) ||
+    /^(IFRAME|FRAME|EMBED|OBJECT)$/.test(e.tagName);
   interface Layer {
     e: Element;
     sc: boolean;
