@@ -35,7 +35,7 @@ async function bothOf(driver: PageDriver): Promise<Both | null> {
     const m = await driver.send('Page.getLayoutMetrics', {});
     const cssW = m.cssContentSize.width;
     const before = await snapshotOf(driver);
-    const walked = await readViewRecord(driver, cssW, 30_000);
+    const walked = await readViewRecord(driver, await driver.isolatedWorld(), cssW, 30_000);
     const after = await snapshotOf(driver);
     if (!walked) return null;
     const vv = m.cssVisualViewport;
@@ -190,15 +190,21 @@ describe('the viewport walk reads what a DOM snapshot reads', () => {
     const index = new SnapshotIndex(snap, (snap.documents[0]?.contentWidth ?? cssW) / cssW);
     // Chromium's record: a point of the card far from the link's text is the link, whose ::after covers it.
     assert.equal(index.topmostAt(vv.pageX + 300, vv.pageY + 220)?.facts.tag, 'A');
-    assert.equal(await readViewRecord(driver, cssW, 30_000), null);
+    assert.equal(await readViewRecord(driver, await driver.isolatedWorld(), cssW, 30_000), null);
     await driver.page.evaluate(() => document.getElementById('open')?.classList.remove('stretched-link'));
-    assert.ok(await readViewRecord(driver, cssW, 30_000), 'without the ::after the walk reads the page');
+    assert.ok(
+      await readViewRecord(driver, await driver.isolatedWorld(), cssW, 30_000),
+      'without the ::after the walk reads the page',
+    );
   });
 
   test('a frame in view: the walk gives way (a DOM snapshot reads the frame document)', async () => {
     await ctx.session.navigate(ctx.srv.url('/rw/nest'));
     const driver = await ctx.session.driver();
     const m = await driver.send('Page.getLayoutMetrics', {});
-    assert.equal(await readViewRecord(driver, m.cssContentSize.width, 30_000), null);
+    assert.equal(
+      await readViewRecord(driver, await driver.isolatedWorld(), m.cssContentSize.width, 30_000),
+      null,
+    );
   });
 });

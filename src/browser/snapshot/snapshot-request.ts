@@ -54,10 +54,13 @@ export async function requestSnapshot(
     p.catch(() => {});
     return p;
   };
-  // A walk that meets a frame in view gives way to a snapshot, which reads the frame's document too.
-  const page = walk
-    ? readViewRecord(driver, cssContentWidth, SNAPSHOT_BUDGET_MS).then((s) => s ?? ask(driver))
-    : ask(driver);
+  // A walk that meets a frame in view gives way to a snapshot, which reads the frame's document too. The
+  // world is known first, so the walk is sent before the acknowledgements below, as a snapshot is.
+  const world = walk ? await driver.isolatedWorld() : undefined;
+  const page =
+    world !== undefined
+      ? readViewRecord(driver, world, cssContentWidth, SNAPSHOT_BUDGET_MS).then((s) => s ?? ask(driver))
+      : ask(driver);
   page.catch(() => {});
   // A busy iframe must not cost the whole frame: without its document, its points are the iframe.
   const frames = remote.map((r) => ({ ...r, snapshot: ask(r.driver).catch(() => null) }));

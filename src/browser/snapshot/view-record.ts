@@ -21,13 +21,16 @@ const WALK = `(${viewWalk.toString()})(${JSON.stringify(SNAPSHOT_STYLES)}, ${TEX
  * DOM snapshot of one document: the same index reads it. On a page of 50 000 elements Chromium takes over a
  * second to write a snapshot of the whole document, most of it out of view; this reads it in a fifth of that.
  * Null when the viewport shows a frame (their documents come with a DOM snapshot) or the walk failed.
+ *
+ * @param contextId the guard's isolated world (PageDriver.isolatedWorld), known before the call, so the walk
+ * is sent at once: a request that follows it is answered after it.
  */
 export async function readViewRecord(
   driver: PageDriver,
+  contextId: number,
   cssContentWidth: number,
   budgetMs: number,
 ): Promise<Snapshot | null> {
-  const contextId = await driver.isolatedWorld();
   const r = await driver.send(
     'Runtime.evaluate',
     {
