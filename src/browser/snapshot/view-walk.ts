@@ -51,6 +51,9 @@ export function viewWalk(
   const ELEMENT = 1;
   const TEXT = 3;
   const SKIP_TEXT = ['STYLE', 'SCRIPT', 'TEMPLATE', 'NOSCRIPT'];
+  // An element without a box (display: none, contents) reads as an empty rect at the origin.
+  const hasBox = (r: DOMRect) => r.width > 0 || r.height > 0 || r.x !== 0 || r.y !== 0;
+  const inView = (r: DOMRect) => r.right > 0 && r.bottom > 0 && r.left < W && r.top < H;
 
   // The flat tree, as DOMSnapshot reports it: a host's children are its open shadow root's, a slot's are
   // the nodes assigned to it (else its own).
@@ -88,8 +91,7 @@ export function viewWalk(
   const path: Element[] = [];
   const visit = (e: Element) => {
     const r = e.getBoundingClientRect();
-    const box = r.width > 0 || r.height > 0 || r.x !== 0 || r.y !== 0;
-    if (box && r.right > 0 && r.bottom > 0 && r.left < W && r.top < H) {
+    if (hasBox(r) && inView(r)) {
       boxes.set(e, r);
       kept.add(e);
       for (let i = path.length - 1; i >= 0 && !kept.has(path[i] as Element); i--)
@@ -244,21 +246,16 @@ export function viewWalk(
       else if (k.nodeType === ELEMENT) add(k, i, false);
     }
   };
-  nodes.push(document);
-  out.parent.push(-1);
-  out.type.push(9);
-  out.name.push(str('#document'));
-  out.value.push(-1);
-  out.attrs.push([]);
+  add(document, -1, false);
   emit(root, 0);
   for (const l of labels) if (!index.has(l)) emit(l, -1);
 
   // 4. Layout rows of the kept elements that have a box, with their styles and paint layers.
-  const rows: Array<{ e: Element; i: number; cs: CSSStyleDeclaration }> = [];
+  const rows: Array<{ e: Element; i: number; r: DOMRect; cs: CSSStyleDeclaration }> = [];
   for (const e of kept) {
     const r = boxes.get(e) ?? e.getBoundingClientRect();
-    if (!(r.width > 0 || r.height > 0 || r.x !== 0 || r.y !== 0) && e !== root) continue;
-    rows.push({ e, i: index.get(e) as number, cs: getComputedStyle(e) });
+    if (!hasBox(r) && e !== root) continue;
+    rows.push({ e, i: index.get(e) as number, r, cs: getComputedStyle(e) });
   }
   rows.sort((a, b) => a.i - b.i);
   const styleOf = new Map<Element, CSSStyleDeclaration>(rows.map((r) => [r.e, r.cs]));
@@ -369,13 +366,16 @@ export function viewWalk(
     for (const c of [...l.pos].sort(byZ)) order(c);
   };
   if (rootLayer) order(rootLayer);
-  const els: Element[] = [];
-  for (const { e, i, cs } of rows) {
-    const r = boxes.get(e) ?? e.getBoundingClientRect();
-    const paint = enclosing(e, () => true)?.order ?? 0;
+  // A row as DOMSnapshot's: the box in device px of the document, the paint layer's number, the styles.
+  const layoutRow = (i: number, r: DOMRect, owner: Element, cs: CSSStyleDeclaration) => {
+    const paint = enclosing(owner, () => true)?.order ?? 0;
     const row = [i, (r.x + sx) * dpr, (r.y + sy) * dpr, r.width * dpr, r.height * dpr, paint];
-    for (const s of styles) row.push(str(cs.getPropertyValue(s)));
+    for (const st of styles) row.push(str(cs.getPropertyValue(st)));
     out.layout.push(row);
+  };
+  const els: Element[] = [];
+  for (const { e, i, r, cs } of rows) {
+    layoutRow(i, r, e, cs);
     out.handed.push(i);
     els.push(e);
   }
@@ -390,12 +390,8 @@ export function viewWalk(
     if (!kept.has(pe) && pe.localName !== 'slot') continue;
     range.selectNodeContents(t);
     const r = range.getBoundingClientRect();
-    if (!(r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < W && r.top < H)) continue;
-    const cs = styleOf.get(pe) ?? getComputedStyle(pe);
-    const paint = enclosing(pe, () => true)?.order ?? 0;
-    const row = [ti, (r.x + sx) * dpr, (r.y + sy) * dpr, r.width * dpr, r.height * dpr, paint];
-    for (const st of styles) row.push(str(cs.getPropertyValue(st)));
-    out.layout.push(row);
+    if (r.width > 0 && r.height > 0 && inView(r))
+      layoutRow(ti, r, pe, styleOf.get(pe) ?? getComputedStyle(pe));
   }
   out.layout.sort((a, b) => (a[0] as number) - (b[0] as number));
   return { json: JSON.stringify(out), els };
