@@ -82,7 +82,7 @@ export class SessionBrowser {
     const tabs = await this.tabs();
     let driver = await tabs.driverOf(tabs.active);
     if (driver.isClosed) driver = await (await this.tabs()).driverOf((this.tabSet as TabSet).active);
-    if (driver.crashed || (driver.timedOut && !(await driver.responsive())))
+    if (driver.crashed || (driver.timedOut && !this.dialog && !(await driver.responsive())))
       driver = await this.replaceTab(driver);
     return driver;
   }

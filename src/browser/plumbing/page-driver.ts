@@ -250,8 +250,9 @@ export class PageDriver {
         send(method, params),
       )) as ProtocolMapping.Commands[M]['returnType'];
     } catch (err) {
-      if (err instanceof BrowserError && err.code === 'TIMEOUT' && !opts.mayGoUnanswered)
-        this.timedOut = true;
+      // A page showing a dialog holds its script calls until the dialog is answered: it waits, it is not stuck.
+      const held = opts.mayGoUnanswered || PageEvents.of(this.page).dialog !== null;
+      if (err instanceof BrowserError && err.code === 'TIMEOUT' && !held) this.timedOut = true;
       if (err instanceof BrowserError) throw err;
       if (isTargetClosed(err)) {
         this.closed = true;
