@@ -92,7 +92,8 @@ export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions
 export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): Promise<Capture> {
   const deadline = Date.now() + (o.budgetMs ?? 10_000);
   let lost: Lost = 'scrolled';
-  for (let i = 0; i < CAPTURE_TRIES && Date.now() < deadline; i++) {
+  // The budget decides whether to try again, never whether to try.
+  for (let i = 0; i < CAPTURE_TRIES && (i === 0 || Date.now() < deadline); i++) {
     const loaderId = driver.loaderId;
     const r = await captureOnce(driver, o, deadline);
     if (typeof r !== 'string') return r;
@@ -155,8 +156,14 @@ async function captureOnce(driver: PageDriver, o: CaptureOptions, deadline: numb
   }
 }
 
+/**
+ * What a read gets at least when the budget is all but spent: a capture that took most of it on a busy
+ * machine must not have the reads after it fail at once (a 1 ms budget), with its image taken.
+ */
+const LAST_READ_MS = 1_000;
+
 async function captureOf(driver: PageDriver, o: CaptureOptions, deadline: number): Promise<Capture | Lost> {
-  const left = () => Math.max(1, deadline - Date.now());
+  const left = () => Math.max(LAST_READ_MS, deadline - Date.now());
   const [metrics, [innerW, innerH, dprRaw, mutationCount, elements], remote] = await Promise.all([
     driver.send('Page.getLayoutMetrics', {}, left()),
     driver.evaluate<[number, number, number, number, number]>('window.__trueclick.metrics()'),
