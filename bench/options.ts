@@ -72,13 +72,13 @@ export const USAGE = `npm run bench -- [--runs N] [--quick] [--only ${SECTIONS.j
   --stale-lanes N        stale runs in N parallel lanes (default 2)
   --realweb-stale-runs N each real-web stale soak (AG Grid, React list), trueclick and naive each
                          (default 16, --quick 4)
-  --realweb-race-runs N  each real-web race soak, trueclick and naive each (default 20, --quick 2)
+  --realweb-race-runs N  each real-web race soak, trueclick and naive each (default 10, --quick 2)
   --pixel-runs N         canvas-table stale soak of the pixels section (default 10, --quick 4)
   --approval-runs N      approval soak runs, the person answering in 2–30 s (--quick 0.2–3 s)
                          (default 30, --quick 4)
   --session-cycles N     screenshot + click cycles per session at 1, 4, 8 and 16 sessions, at least as
-                         many as give 10 samples per level, after 2 warm-up cycles (default 4: 10, 4, 4
-                         and 4 cycles; --quick 2: 1 and 4 sessions, 10 / 3 cycles, 1 warm-up cycle)
+                         many as give 10 samples per level, after 1 warm-up cycle (default 2: 10, 3, 2
+                         and 2 cycles; --quick: 1 and 4 sessions only)
   --living-clicks N      clicks on the living corpus, each of still and moved pages (default 204,
                          --quick 10: one per page), spread over its ten pages; a third as many naive clicks
                          beside them, and half as many moved ones with follow
@@ -127,10 +127,10 @@ export function parseArgs(argv: string[]): BenchOptions {
     staleRuns: quick ? 8 : 50,
     staleLanes: 2,
     realwebStaleRuns: quick ? 4 : 16,
-    realwebRaceRuns: quick ? 2 : 20,
+    realwebRaceRuns: quick ? 2 : 10,
     pixelRuns: quick ? 4 : 10,
     approvalRuns: quick ? 4 : 30,
-    sessionCycles: quick ? 2 : 4,
+    sessionCycles: 2,
     modelDelayMs: 900,
     livingClicks: quick ? 10 : 204,
     livingLanes: 3,

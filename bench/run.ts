@@ -7,7 +7,8 @@
  * Two phases. First, one after another with nothing else of the bench running: the sections whose figures
  * are times (every ratio is taken there, against baselines measured in the same section), the race (its
  * counts and hit-test gap depend on how fast the machine answers a page that re-sorts every 3 ms) and the
- * stale soaks (their page moves 310 ms after it loads, and a loaded machine screenshots it later than that).
+ * stale soaks (their page moves 310 ms after it loads, and a loaded machine screenshots it later than that)
+ * and the race soaks (their pages render every few ms while open: in the group they only took longer).
  * Then the sections judged only by counts from the pages' and the server's own records, whose pages move
  * when the bench tells them to, side by side, each with its own browsers and trueclick server: they mostly
  * wait (a model's think, a person's answer). Each section's seconds are printed and written to the JSON,
@@ -90,10 +91,13 @@ const STEPS: Step[] = [
   // all 16 AG Grid ones showed the page already moved: the guard was never put to the test).
   { section: 'stale', run: (c) => measureStale(c) },
   { section: 'realweb', part: 'stale soaks', run: (c) => measureRealweb(c, ['stale']) },
+  // Alone as well, though their rows rewrite whatever the load: a racing page renders for as long as it is
+  // open, and in the group each run stayed open 12 times as long (AG Grid: 253 s for 20 runs, ~50 s alone),
+  // taking the two cores from the living clicks beside it.
+  { section: 'realweb', part: 'race soaks', run: (c) => measureRealweb(c, ['race']) },
   // Side by side: counts from the pages' and the server's records, whose pages move when the bench says so
   // (after the screenshot, or on the page's own clock from the agent's read) or all the time (the races).
   { section: 'living', part: 'clicks', together: true, run: (c) => measureLiving(c) },
-  { section: 'realweb', part: 'race soaks', together: true, run: (c) => measureRealweb(c, ['race']) },
   { section: 'agent', together: true, run: (c) => measureAgent(c) },
   { section: 'approval', part: 'soak', together: true, run: (c) => measureApprovalSoak(c) },
 ];

@@ -38,10 +38,11 @@ const WARMUP = 1;
 
 /**
  * Each level runs sessions × cycles samples, cycles = max(--session-cycles, what gives 10 samples): the
- * default (4) gives 1 session 10 cycles and the others 4 (16, 32 and 64 samples); --quick (2) gives 1
- * session 10 cycles and 4 sessions 3. Before them a warm-up round as wide, of 2 cycles each (--quick 1;
- * the first cycle of a session starts its browser, the second is warm); --quick waits 1 s instead of 3 s
- * for the server to settle before and after (its memory is read then).
+ * default (2) gives 1 session 10 cycles, 4 sessions 3 and the others 2 (10, 12, 16 and 32 samples; 4 cycles
+ * made the 16 sessions alone 73 s of a 155 s section); --quick runs 1 and 4 sessions only. Before them a warm-up round as wide, of 1 cycle each (the first cycle
+ * of a session starts its browser, so the first measured one is warm; a second warm-up cycle took 15 s of
+ * the whole bench); --quick waits 1 s instead of 3 s for the server to settle before and after (its memory
+ * is read then).
  */
 export async function measureSessions(ctx: Ctx): Promise<Section> {
   const out = emptySection();
@@ -52,7 +53,8 @@ export async function measureSessions(ctx: Ctx): Promise<Section> {
     const r = await runLoad(ctx.fixture, {
       sessions,
       cycles,
-      ...(quick ? { warmupCycles: 1, idleMs: 1000 } : { warmupCycles: 2 }),
+      warmupCycles: 1,
+      ...(quick ? { idleMs: 1000 } : {}),
     });
     const grown = r.serverRssMB.peak - r.serverRssMB.before + (r.browserRssMB.peak - r.browserRssMB.before);
     const key = `sessions.${sessions}`;
@@ -133,8 +135,9 @@ export async function measurePageSize(ctx: Ctx): Promise<Section> {
       const kept = async () => lib.frame((await lib.screenshot()).frame.id);
       await kept();
       const before = await heldMB();
-      // A mean over the frames kept, not a median: --quick keeps 3 (at 50k each is a 2 s snapshot).
-      const frames = ctx.opts.quick ? 3 : 10;
+      // A mean over the frames kept, not a median: the figure is what the server holds, which barely spreads
+      // (0.98 / 1.25 MB per frame at 50k in two runs of 10); --quick keeps 3.
+      const frames = ctx.opts.quick ? 3 : 5;
       for (let i = 0; i < frames; i++) await kept();
       const perFrame = ((await heldMB()) - before) / frames;
       const sec = (a: number, b: number) => ((b - a) / 1000).toFixed(1);
