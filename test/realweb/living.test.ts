@@ -53,6 +53,59 @@ describe('Vue 3 job list: durations tick, times and progress move, rows keyed by
     assert.deepEqual(await actedOn(run), [['cancel', 'JOB-4103']]);
   });
 
+  /**
+   * Changes a text of the row under the point once, right after the guard is armed on it (before the press
+   * arrives): as a once-a-second text does about once in a hundred clicks when it had not ticked since
+   * the screenshot. In the guard's world, which shares the page's DOM; the guard itself is untouched.
+   */
+  const changeInFlight = async (change: string) => {
+    const driver = await ctx.tc.driver();
+    await driver.evaluate(`(() => {
+      const g = window.__trueclick, rearm = g.rearm;
+      g.rearm = (...args) => {
+        const out = rearm(...args);
+        g.rearm = rearm;
+        // In the same task, once armed: a timer could come after the press (input goes first).
+        const [, x, y] = args;
+        if (out) (${change})(document.elementFromPoint(x, y).closest('.job'));
+        return out;
+      };
+    })()`);
+  };
+
+  test('its relative time ticks in the moment between the check and the press: stopped, checked again, and that job cancelled', async () => {
+    const { run, page } = await ctx.rw.open('jobs');
+    const cancel = await at(page, '.job:has(.id:text-is("JOB-4103")) a.cancel');
+    const shot = await ctx.tc.screenshot();
+    await think();
+    // "12 seconds ago" reads a second more; the element sets its own text again on its next update.
+    await changeInFlight(`(row) => {
+      const span = row.querySelector('relative-time').shadowRoot.querySelector('span');
+      span.textContent = span.textContent.replace(/\\d+/, (n) => String(Number(n) + 1));
+    }`);
+    const r = await ctx.rw.click(shot, cancel);
+    assert.equal(r.verdict, 'OK', r.message);
+    assert.match(r.message, /^A first press was stopped in flight .*; checked again from the frame: Clicked/);
+    assert.deepEqual(await actedOn(run), [['cancel', 'JOB-4103']]);
+  });
+
+  test("its job's name rewritten in place in that moment (the row shows another job): stopped, and refused when checked again", async () => {
+    const { run, page } = await ctx.rw.open('jobs');
+    const cancel = await at(page, '.job:has(.id:text-is("JOB-4103")) a.cancel');
+    const shot = await ctx.tc.screenshot();
+    await think();
+    await changeInFlight(`(row) => {
+      row.querySelector('.id').textContent = 'JOB-4199';
+    }`);
+    const r = await ctx.rw.click(shot, cancel);
+    assert.equal(r.verdict, 'STALE_TARGET', r.message);
+    assert.match(
+      r.message,
+      /^A first press was stopped in flight .*; checked again from the frame: Not clicked/,
+    );
+    assert.deepEqual(await ctx.rw.actionsAfter(run), []);
+  });
+
   for (const change of ['resort', 'prepend']) {
     test(`${change} after the screenshot (the same row elements show other jobs): refused, nothing cancelled`, async () => {
       const { run, page } = await ctx.rw.open('jobs');

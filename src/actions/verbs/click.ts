@@ -1,5 +1,5 @@
 import { disarmAfterRelease, release } from '../../browser/identity/guard-end.js';
-import { dispatchClick } from '../../browser/plumbing/input.js';
+import { dispatchClick, moveMouse } from '../../browser/plumbing/input.js';
 import { type Approver, approvalGate } from '../approval/gate.js';
 import type { Attempt, Intent } from '../check/attempt.js';
 import { followSentence } from '../check/follow.js';
@@ -34,10 +34,32 @@ export async function guardedClick(
 ): Promise<ClickReport> {
   const intent = clickIntent(req);
   const first = await checkPoint(ctx, req, intent);
-  if (!approver) return first.refusal ?? dispatchAndVerify(first.attempt);
+  if (!approver) {
+    if (first.refusal) return first.refusal;
+    const report = await dispatchAndVerify(first.attempt);
+    if (!stoppedUnseen(report)) return report;
+    // The page changed the element in the moment between the check and the press: a text that ticks once a
+    // second and had not ticked since the screenshot does so about once in a hundred clicks. Nothing reached
+    // the page, so the pointer leaves the page (the row's answer to the hover goes with it: nothing is hovered
+    // at -1, -1) and the whole check is made once more, from the frame, as a new call would make it.
+    const away = await moveMouse(ctx.driver, OFF_PAGE).catch(() => null);
+    if (!away?.sent) return report;
+    const again = await checkPoint(ctx, req, intent);
+    const second = again.refusal ?? (await dispatchAndVerify(again.attempt));
+    const why = report.message.replace(/^Blocked in flight: /, '').replace(/\. Take a new screenshot\.$/, '');
+    second.message = `A first press was stopped in flight (${why}); checked again from the frame: ${second.message}`;
+    return second;
+  }
   const gated = await approvalGate(ctx, req, intent, first, approver);
   return gated.report ?? dispatchAndVerify(gated.attempt);
 }
+
+/** Where the pointer goes to hover nothing: the page sees it leave (mouseout, mouseleave). */
+const OFF_PAGE = { x: -1, y: -1 };
+
+/** Every event the click sent was stopped by the guard, which was the first listener of the page. */
+const stoppedUnseen = (r: ClickReport) =>
+  r.verdict === 'STALE_TARGET' && r.guard !== undefined && r.guard.firstInLine && r.guard.delivered === 0;
 
 /** browser_point: the same check, stopping before anything is sent; no guard that could block input is armed. */
 export async function pointAt(ctx: ActionContext, req: ClickRequest): Promise<ClickReport> {
