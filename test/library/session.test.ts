@@ -127,7 +127,9 @@ describe('library: the session the MCP tools use', () => {
   test('a page that reloads itself while it is captured: every screenshot answers', async () => {
     // A capture sent as the next document commits is never answered by Chromium, and the old document's
     // world is gone under the capture's own reads: both must be taken again, not reported as failures.
-    await ctx.session.navigate(ctx.srv.url('/nav-a', { run: 'reload', reload: 200 }));
+    // Each document lives 400 ms after its scripts ran: at 200 ms, on two cores busy with other test files,
+    // a capture could lose to the next commit for its whole 10 s budget (CI saw four losses in a row).
+    await ctx.session.navigate(ctx.srv.url('/nav-a', { run: 'reload', reload: 400 }));
     const loaders = new Set<string>();
     for (let i = 0; i < 40; i++) {
       const shot = await ctx.session.screenshot();

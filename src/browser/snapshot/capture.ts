@@ -92,13 +92,16 @@ export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions
 export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): Promise<Capture> {
   const deadline = Date.now() + (o.budgetMs ?? 10_000);
   let lost: Lost = 'scrolled';
-  // The budget decides whether to try again, never whether to try.
-  for (let i = 0; i < CAPTURE_TRIES && (i === 0 || Date.now() < deadline); i++) {
+  // The budget decides whether to try again, never whether to try. A page that reloads itself is tried for
+  // as long as the budget lasts: each of its documents may live only a little longer than a capture takes
+  // on a busy machine (four tries in a row were lost so in CI).
+  for (let i = 0, tries = 0; tries < CAPTURE_TRIES && (i === 0 || Date.now() < deadline); i++) {
     const loaderId = driver.loaderId;
     const r = await captureOnce(driver, o, deadline);
     if (typeof r !== 'string') return r;
     lost = r;
     if (r === 'navigated') await driver.untilDocument(loaderId, Math.min(1_000, deadline - Date.now()));
+    else tries++;
   }
   throw new BrowserError('CAPTURE_FAILED', LOST_WORDS[lost], LOST_NEXT[lost]);
 }
@@ -123,7 +126,7 @@ const LOST_NEXT: Record<Lost, string> = {
 /** How long a capture Chromium could not make waits for the commit that usually explains it. */
 const UNABLE_WAIT_MS = 500;
 
-/** Captures a page that scrolls or loads under them are taken again, up to this many times in all. */
+/** Captures a page scrolled under, or Chromium could not make, are taken again up to this many times in all. */
 const CAPTURE_TRIES = 4;
 
 /**
