@@ -131,26 +131,18 @@ export async function measureRealweb(ctx: Ctx, kinds: readonly Kind[] = ['stale'
         ctx.log(`realweb ${kind}: ${n} runs on ${s.path} (${JSON.stringify(query)}), ${order}`);
         const tcRuns: Run[] = [];
         const naiveRuns: Run[] = [];
-        const tcLane = async () => {
+        type One = (url: string, p: { x: number; y: number }) => Promise<Omit<Run, 'run'>>;
+        const lane = async (into: Run[], who: string, one: One) => {
           for (let i = 0; i < n; i++) {
-            const p = s.point(i % SLOTS);
-            const run = `rw-${kind}-${k}-tc-${i}`;
-            tcRuns.push({
+            const run = `rw-${kind}-${k}-${who}-${i}`;
+            into.push({
               run,
-              ...(await trueclickRun(tc, ctx.fixture.url(s.path, { ...query, run }), p, delay)),
+              ...(await one(ctx.fixture.url(s.path, { ...query, run }), s.point(i % SLOTS))),
             });
           }
         };
-        const naiveLane = async () => {
-          for (let i = 0; i < n; i++) {
-            const p = s.point(i % SLOTS);
-            const run = `rw-${kind}-${k}-naive-${i}`;
-            naiveRuns.push({
-              run,
-              ...(await naiveRun(tab, s, ctx.fixture.url(s.path, { ...query, run }), p, delay)),
-            });
-          }
-        };
+        const tcLane = () => lane(tcRuns, 'tc', (url, p) => trueclickRun(tc, url, p, delay));
+        const naiveLane = () => lane(naiveRuns, 'naive', (url, p) => naiveRun(tab, s, url, p, delay));
         // A stale run mostly waits (the model's 900 ms), so trueclick's and the naive runs go side by side, as
         // the stale section's do. A race page renders all the time it is open: two at once only share the CPU.
         if (kind === 'stale') await Promise.all([tcLane(), naiveLane()]);

@@ -39,10 +39,10 @@ const WARMUP = 1;
 /**
  * Each level runs sessions × cycles samples, cycles = max(--session-cycles, what gives 10 samples): the
  * default (2) gives 1 session 10 cycles, 4 sessions 3 and the others 2 (10, 12, 16 and 32 samples; 4 cycles
- * made the 16 sessions alone 73 s of a 155 s section); --quick runs 1 and 4 sessions only. Before them a warm-up round as wide, of 1 cycle each (the first cycle
- * of a session starts its browser, so the first measured one is warm; a second warm-up cycle took 15 s of
- * the whole bench); --quick waits 1 s instead of 3 s for the server to settle before and after (its memory
- * is read then).
+ * made the 16 sessions alone 73 s of a 155 s section); --quick runs 1 and 4 sessions only. Before them a
+ * warm-up round as wide, of 1 cycle each (the first cycle of a session starts its browser, so the first
+ * measured one is warm; a second warm-up cycle took 15 s of the whole bench); --quick waits 1 s instead of
+ * 3 s for the server to settle before and after (its memory is read then).
  */
 export async function measureSessions(ctx: Ctx): Promise<Section> {
   const out = emptySection();

@@ -82,7 +82,7 @@ export class SessionBrowser {
     const tabs = await this.tabs();
     let driver = await tabs.driverOf(tabs.active);
     if (driver.isClosed) driver = await (await this.tabs()).driverOf((this.tabSet as TabSet).active);
-    if (driver.crashed || (driver.timedOut && !this.dialog && !(await driver.responsive())))
+    if (driver.crashed || (driver.timedOut && (await this.hung(driver))))
       driver = await this.replaceTab(driver);
     return driver;
   }
@@ -90,7 +90,12 @@ export class SessionBrowser {
   /** Before leaving a page: one stuck in a script would hold the navigation (30 s, every time). */
   async ensureResponsive(): Promise<void> {
     const driver = await this.driver();
-    if (!this.dialog && !(await driver.responsive())) await this.replaceTab(driver);
+    if (await this.hung(driver)) await this.replaceTab(driver);
+  }
+
+  /** The page does not answer, and no dialog explains it (a dialog holds every script call until answered). */
+  private async hung(driver: PageDriver): Promise<boolean> {
+    return !this.dialog && !(await driver.responsive());
   }
 
   /**

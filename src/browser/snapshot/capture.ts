@@ -91,18 +91,19 @@ export function captureScale(deviceW: number, deviceH: number, o: CaptureOptions
  */
 export async function captureFrame(driver: PageDriver, o: CaptureOptions = {}): Promise<Capture> {
   const deadline = Date.now() + (o.budgetMs ?? 10_000);
-  let lost: Lost = 'scrolled';
+  let lost: Lost;
+  let tries = 0;
   // The budget decides whether to try again, never whether to try. A page that reloads itself is tried for
   // as long as the budget lasts: each of its documents may live only a little longer than a capture takes
   // on a busy machine (four tries in a row were lost so in CI).
-  for (let i = 0, tries = 0; tries < CAPTURE_TRIES && (i === 0 || Date.now() < deadline); i++) {
+  do {
     const loaderId = driver.loaderId;
     const r = await captureOnce(driver, o, deadline);
     if (typeof r !== 'string') return r;
     lost = r;
     if (r === 'navigated') await driver.untilDocument(loaderId, Math.min(1_000, deadline - Date.now()));
     else tries++;
-  }
+  } while (tries < CAPTURE_TRIES && Date.now() < deadline);
   throw new BrowserError('CAPTURE_FAILED', LOST_WORDS[lost], LOST_NEXT[lost]);
 }
 
