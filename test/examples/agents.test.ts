@@ -120,14 +120,14 @@ describe('Claude (computer toolset: tool_use blocks, tool_result replies)', () =
     assert.deepEqual(await actionsAfter(run), ['archive TCK-7741'], 'no other ticket was ever touched');
   });
 
-  test('a client that showed a 1024 px image: misses, FRAME_MISMATCH, then shown_width 1024 and the form is sent', async () => {
+  test('a client that showed a 768 px image: misses, FRAME_MISMATCH, then shown_width 768 and the form is sent', async () => {
     const { run, perceive } = await open('/type');
     const s = await runClaudeAgent({
       session: ctx.tc,
       task: 'Fill in the contact form for Ada Lovelace (notes: VPN drops every hour) and send it.',
-      client: claudeStandIn({ perceive, plan: CONTACT_FORM, misreads: { width: 1024 } }),
+      client: claudeStandIn({ perceive, plan: CONTACT_FORM, misreads: { width: 768 } }),
     });
-    await assertUnitsFixed(run, s, 1024);
+    await assertUnitsFixed(run, s, 768);
   });
   test('a model writing 2560-wide pixels: FRAME_MISMATCH, no shown_width fits Claude’s resize, so it is told to re-read', async () => {
     const { run, perceive } = await open('/type');

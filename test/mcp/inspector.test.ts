@@ -128,10 +128,10 @@ describe('MCP Inspector CLI, a client without elicitation, with --approve destru
       inspector([...http, '--tool-name', tool, ...(args.length ? ['--tool-arg', ...args] : [])]);
     await call('browser_navigate', `url=${srv.url('/rw/list', { run: 'inspector-approve' })}`);
     const shot = await call('browser_screenshot');
-    const frame = (shot.structuredContent as { frame: { id: string } }).frame.id;
-    // TCK-7741's Delete on /rw/list at 1280×800 CSS px, DPR 2: CSS (1180, 343.5), image px (1250, 364) of the
-    // 1568 px wide frame (the default --max-image-edge).
-    const click = [`frame=${frame}`, 'x=1250', 'y=364'];
+    const frame = (shot.structuredContent as { frame: { id: string; image: { width: number } } }).frame;
+    // TCK-7741's Delete on /rw/list at 1280×800 CSS px, DPR 2: CSS (1180, 343.5), at these px of the image.
+    const k = frame.image.width / 1280;
+    const click = [`frame=${frame.id}`, `x=${(1180 * k).toFixed(1)}`, `y=${(343.5 * k).toFixed(1)}`];
     const first = await call('browser_click', ...click);
     const s = first.structuredContent as { error: { code: string }; approval: { url: string } };
     assert.equal(s.error.code, 'NEEDS_APPROVAL', JSON.stringify(first));

@@ -78,10 +78,28 @@ export interface BrowserHandle {
 export type Metrics = { width: number; height: number; deviceScaleFactor: number } | null;
 
 /** A CDP session of our own on the page, with the viewport and scale factor the session runs at. */
-async function driverWith(context: BrowserContext, page: Page, metrics: Metrics): Promise<PageDriver> {
+async function driverWith(
+  context: BrowserContext,
+  page: Page,
+  metrics: Metrics,
+  windowScale?: number,
+): Promise<PageDriver> {
   const cdp = await context.newCDPSession(page);
   if (metrics) await cdp.send('Emulation.setDeviceMetricsOverride', { ...metrics, mobile: false });
-  return PageDriver.create(page, cdp);
+  const driver = await PageDriver.create(page, cdp);
+  if (windowScale !== undefined) driver.windowScale = windowScale;
+  return driver;
+}
+
+/**
+ * The ratio the window of a browser launched here draws at, where it is known: a headless Chromium draws at
+ * 1 unless told another (`real`, or --force-device-scale-factor among the extra flags); an emulated ratio is
+ * drawn on top of it.
+ */
+function launchedWindowScale(opts: BrowserOptions): number | undefined {
+  const forced =
+    opts.scaleSource === 'real' || opts.extraArgs?.some((a) => a.startsWith('--force-device-scale'));
+  return (opts.headless ?? true) && !forced ? 1 : undefined;
 }
 
 /** The viewport and scale factor a browser trueclick drives runs at: the options, or 1280×800 at DPR 1. */
@@ -220,6 +238,7 @@ export async function contextOn(
   opts: BrowserOptions,
   close: (context: BrowserContext) => Promise<void>,
   metrics: Metrics = ownMetrics(opts),
+  windowScale?: number,
 ): Promise<BrowserHandle> {
   try {
     // viewport:null keeps Playwright's own emulation out: a screenshot taken over our CDP session would not
@@ -228,7 +247,7 @@ export async function contextOn(
       viewport: null,
       ...(opts.storageState ? { storageState: opts.storageState } : {}),
     });
-    const driverFor = (page: Page) => driverWith(context, page, metrics);
+    const driverFor = (page: Page) => driverWith(context, page, metrics, windowScale);
     const blocked = await guard(browser, opts.urlPolicy);
     const driver = await driverFor(await context.newPage());
     return {
@@ -258,11 +277,14 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
   const remote = endpointList(opts.browserEndpoint).length > 0;
   const browser = await startBrowser(opts);
   try {
-    return await contextOn(browser, opts, async (context) => {
+    // A browser server's window is its own: how it draws is not known here.
+    const windowScale = remote ? undefined : launchedWindowScale(opts);
+    const close = async (context: BrowserContext) => {
       // A remote server's browser stays up for its other clients: close our context, then the connection.
       if (remote) await context.close().catch(() => {});
       await browser.close();
-    });
+    };
+    return await contextOn(browser, opts, close, ownMetrics(opts), windowScale);
   } catch (err) {
     // A browser we started and cannot use must not outlive the call (serve retries on every tool call).
     await browser.close().catch(() => {});
@@ -287,7 +309,8 @@ async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
       open = false;
     });
     const metrics = ownMetrics(opts);
-    const driverFor = (page: Page) => driverWith(context, page, metrics);
+    const windowScale = launchedWindowScale(opts);
+    const driverFor = (page: Page) => driverWith(context, page, metrics, windowScale);
     // The profile's browser is ours alone: the origin lists hold on it as on a launched one.
     const blocked = await guard(context.browser(), opts.urlPolicy);
     const driver = await driverFor(context.pages()[0] ?? (await context.newPage()));
