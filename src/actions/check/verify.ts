@@ -90,6 +90,17 @@ async function guardRecord(a: Attempt, reported: GuardEvent[], budgetMs = EVENTS
   return reported.length > 0 ? judged(reported) : null;
 }
 
+const BLOCKED = 'Blocked in flight: ';
+const BLOCKED_NEXT = '. Take a new screenshot.';
+
+/** Why a press was stopped in flight, as its report says it: for a sentence that quotes it (a second try). */
+export function blockedWhy(report: ClickReport): string {
+  const m = report.message;
+  return m.startsWith(BLOCKED) && m.endsWith(BLOCKED_NEXT)
+    ? m.slice(BLOCKED.length, -BLOCKED_NEXT.length)
+    : m;
+}
+
 /**
  * Waits for a navigation that was asked for (or is `expected`: a beforeunload left) to commit its new
  * document, then for that document's DOM, within the budget.
@@ -181,9 +192,10 @@ function judge(a: Attempt, events: GuardEvent[] | null, went: string): ClickRepo
   if (blocked.length > 0 && delivered.length === 0) {
     report.verdict = 'STALE_TARGET';
     report.landed = null;
-    report.message = changed
-      ? `Blocked in flight: between the check and the ${what} the page changed ${changed.replace('its ', 'the ')} of ${describeHit(report.hitNow)} (the same element now shows other data); trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`
-      : `Blocked in flight: between the check and the ${what} the page moved ${describeHit(other)} under the point; trueclick stopped the events before the page's handlers saw them${late}. Take a new screenshot.`;
+    const why = changed
+      ? `between the check and the ${what} the page changed ${changed.replace('its ', 'the ')} of ${describeHit(report.hitNow)} (the same element now shows other data); trueclick stopped the events before the page's handlers saw them${late}`
+      : `between the check and the ${what} the page moved ${describeHit(other)} under the point; trueclick stopped the events before the page's handlers saw them${late}`;
+    report.message = `${BLOCKED}${why}${BLOCKED_NEXT}`;
     return report;
   }
   if (blocked.length > 0) {

@@ -6,7 +6,13 @@ import { followSentence } from '../check/follow.js';
 import { checkPoint } from '../check/pipeline.js';
 import type { ActionContext, ClickRequest } from '../check/target.js';
 import { type ClickReport, fmtPoint } from '../check/verdicts.js';
-import { afterDispatch, dialogInterrupted, pointSentence, watchOutcome } from '../check/verify.js';
+import {
+  afterDispatch,
+  blockedWhy,
+  dialogInterrupted,
+  pointSentence,
+  watchOutcome,
+} from '../check/verify.js';
 import { pixelSentence, pixelWindow } from '../pixels/pixels.js';
 
 export type { ActionContext, ClickRequest } from '../check/target.js';
@@ -46,8 +52,7 @@ export async function guardedClick(
     if (!away?.sent) return report;
     const again = await checkPoint(ctx, req, intent);
     const second = again.refusal ?? (await dispatchAndVerify(again.attempt));
-    const why = report.message.replace(/^Blocked in flight: /, '').replace(/\. Take a new screenshot\.$/, '');
-    second.message = `A first press was stopped in flight (${why}); checked again from the frame: ${second.message}`;
+    second.message = `A first press was stopped in flight (${blockedWhy(report)}); checked again from the frame: ${second.message}`;
     return second;
   }
   const gated = await approvalGate(ctx, req, intent, first, approver);
