@@ -1,4 +1,5 @@
 import { after, before } from 'node:test';
+import type { Page } from 'playwright-core';
 import { type FixtureServer, startFixtureServer } from '../../fixtures/server.js';
 import { type Screenshot, type SessionOptions, TrueclickSession } from '../../src/index.js';
 
@@ -27,4 +28,17 @@ export function imageAt(
     x: (css.x * image.width) / view.width,
     y: (css.y * image.height) / view.height,
   };
+}
+
+/** Swaps two /many cells, by the ids of their controls, as a re-sort would: each shows where the other was. */
+export function swapManyCells(page: Page, a: string, b: string): Promise<void> {
+  return page.evaluate(
+    ([x, y]) => {
+      const ca = document.getElementById(x as string)?.parentElement;
+      const cb = document.getElementById(y as string)?.parentElement;
+      if (!ca || !cb) throw new Error('no such cells');
+      [ca.style.left, cb.style.left] = [cb.style.left, ca.style.left];
+    },
+    [a, b],
+  );
 }

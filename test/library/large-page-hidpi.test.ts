@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { imageAt, librarySession } from '../helpers/library.js';
+import { imageAt, librarySession, swapManyCells } from '../helpers/library.js';
 
 const ctx = librarySession({ deviceScaleFactor: 2 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,12 +66,7 @@ describe('a large page at devicePixelRatio 2', () => {
     await ctx.session.navigate(ctx.srv.url('/many', { n: '4440', run: 'swap2' }));
     await page.evaluate(() => window.scrollTo(0, 6_040 - 300));
     const before = await ctx.session.screenshot();
-    await page.evaluate(() => {
-      const a = document.getElementById('ctl-4000')?.parentElement;
-      const b = document.getElementById('ctl-4004')?.parentElement;
-      if (!a || !b) throw new Error('no such cells');
-      [a.style.left, b.style.left] = [b.style.left, a.style.left];
-    });
+    await swapManyCells(page, 'ctl-4000', 'ctl-4004');
     const moved = await page.locator('#ctl-4004').boundingBox();
     assert.ok(moved);
     const s = await ctx.session.click(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { heldMB } from '../../bench/memory.js';
-import { librarySession } from '../helpers/library.js';
+import { librarySession, swapManyCells } from '../helpers/library.js';
 
 // A frame keeps what its checks need (the part of the page it showed, and the tree above it), not the whole
 // DOM snapshot: on a 50 000-element page a kept frame cost about 68 MB and a screenshot about 2 s.
@@ -64,12 +64,7 @@ describe('a page of about 56 000 elements', () => {
     await page.evaluate(() => window.scrollTo(0, 36_000 - 300));
     const shot = await ctx.session.screenshot();
     // B24000 and B24004 swap cells as soon as the image is in hand (a re-sort while the model reads it).
-    await page.evaluate(() => {
-      const a = document.getElementById('ctl-24000')?.parentElement;
-      const b = document.getElementById('ctl-24004')?.parentElement;
-      if (!a || !b) throw new Error('no such cells');
-      [a.style.left, b.style.left] = [b.style.left, a.style.left];
-    });
+    await swapManyCells(page, 'ctl-24000', 'ctl-24004');
     const moved = await page.locator('#ctl-24004').boundingBox();
     assert.ok(moved);
     const k = shot.frame.geometry.image.width / shot.frame.geometry.css.width;

@@ -82,12 +82,12 @@ async function driverWith(
   context: BrowserContext,
   page: Page,
   metrics: Metrics,
-  windowScale?: number,
+  windowRatio?: number,
 ): Promise<PageDriver> {
   const cdp = await context.newCDPSession(page);
   if (metrics) await cdp.send('Emulation.setDeviceMetricsOverride', { ...metrics, mobile: false });
   const driver = await PageDriver.create(page, cdp);
-  if (windowScale !== undefined) driver.windowScale = windowScale;
+  if (windowRatio !== undefined) driver.windowRatio = windowRatio;
   return driver;
 }
 
@@ -96,7 +96,7 @@ async function driverWith(
  * 1 unless told another (`real`, or --force-device-scale-factor among the extra flags); an emulated ratio is
  * drawn on top of it.
  */
-function launchedWindowScale(opts: BrowserOptions): number | undefined {
+function launchedWindowRatio(opts: BrowserOptions): number | undefined {
   const forced =
     opts.scaleSource === 'real' || opts.extraArgs?.some((a) => a.startsWith('--force-device-scale'));
   return (opts.headless ?? true) && !forced ? 1 : undefined;
@@ -238,7 +238,7 @@ export async function contextOn(
   opts: BrowserOptions,
   close: (context: BrowserContext) => Promise<void>,
   metrics: Metrics = ownMetrics(opts),
-  windowScale?: number,
+  windowRatio?: number,
 ): Promise<BrowserHandle> {
   try {
     // viewport:null keeps Playwright's own emulation out: a screenshot taken over our CDP session would not
@@ -247,7 +247,7 @@ export async function contextOn(
       viewport: null,
       ...(opts.storageState ? { storageState: opts.storageState } : {}),
     });
-    const driverFor = (page: Page) => driverWith(context, page, metrics, windowScale);
+    const driverFor = (page: Page) => driverWith(context, page, metrics, windowRatio);
     const blocked = await guard(browser, opts.urlPolicy);
     const driver = await driverFor(await context.newPage());
     return {
@@ -278,13 +278,13 @@ export async function openBrowser(opts: BrowserOptions = {}): Promise<BrowserHan
   const browser = await startBrowser(opts);
   try {
     // A browser server's window is its own: how it draws is not known here.
-    const windowScale = remote ? undefined : launchedWindowScale(opts);
+    const windowRatio = remote ? undefined : launchedWindowRatio(opts);
     const close = async (context: BrowserContext) => {
       // A remote server's browser stays up for its other clients: close our context, then the connection.
       if (remote) await context.close().catch(() => {});
       await browser.close();
     };
-    return await contextOn(browser, opts, close, ownMetrics(opts), windowScale);
+    return await contextOn(browser, opts, close, ownMetrics(opts), windowRatio);
   } catch (err) {
     // A browser we started and cannot use must not outlive the call (serve retries on every tool call).
     await browser.close().catch(() => {});
@@ -309,8 +309,8 @@ async function persistent(opts: BrowserOptions): Promise<BrowserHandle> {
       open = false;
     });
     const metrics = ownMetrics(opts);
-    const windowScale = launchedWindowScale(opts);
-    const driverFor = (page: Page) => driverWith(context, page, metrics, windowScale);
+    const windowRatio = launchedWindowRatio(opts);
+    const driverFor = (page: Page) => driverWith(context, page, metrics, windowRatio);
     // The profile's browser is ours alone: the origin lists hold on it as on a launched one.
     const blocked = await guard(context.browser(), opts.urlPolicy);
     const driver = await driverFor(context.pages()[0] ?? (await context.newPage()));

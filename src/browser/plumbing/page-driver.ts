@@ -69,7 +69,7 @@ export class PageDriver {
    * Device px per CSS px the browser window itself draws at, when known: 1 for a headless Chromium trueclick
    * launched, whatever ratio it emulates. A capture at this ratio is drawn without laying the page out again.
    */
-  windowScale?: number;
+  windowRatio?: number;
   /** A call ran out of its budget: the page may be stuck in a script (checked before the next call). */
   timedOut = false;
   /** Called at each main-frame commit and each new guard world (see untilDocument). */

@@ -210,7 +210,7 @@ async function captureOf(driver: PageDriver, o: CaptureOptions, deadline: number
         innerW * dpr,
         innerH * dpr,
         o,
-        driver.windowScale === undefined ? undefined : driver.windowScale / dpr,
+        driver.windowRatio === undefined ? undefined : driver.windowRatio / dpr,
       );
   const url = driver.url;
   const loaderId = driver.loaderId;
